@@ -1,0 +1,35 @@
+import { LRUCache } from 'lru-cache'
+
+export interface CacheEntry {
+  data: unknown
+  /** Epoch ms after which the entry is stale. */
+  expiresAt: number
+}
+
+/**
+ * Where cached data lives. The memory store answers synchronously; a shared store
+ * (Redis) returns promises — callers await either.
+ */
+export interface CacheStore {
+  get(key: string): CacheEntry | undefined | Promise<CacheEntry | undefined>
+  set(key: string, entry: CacheEntry): void | Promise<void>
+}
+
+export function createMemoryStore(maxEntries: number): CacheStore {
+  if (maxEntries === 0) return { get: () => undefined, set: () => {} }
+  const lru = new LRUCache<string, CacheEntry>({ max: maxEntries })
+  return {
+    get(key) {
+      const entry = lru.get(key)
+      if (entry === undefined) return undefined
+      if (entry.expiresAt <= Date.now()) {
+        lru.delete(key)
+        return undefined
+      }
+      return entry
+    },
+    set(key, entry) {
+      lru.set(key, entry, { ttl: Math.max(1, entry.expiresAt - Date.now()) })
+    },
+  }
+}

@@ -1,0 +1,229 @@
+import type { AnyEndpoint, Tag } from '../../runtime/define-endpoint.ts'
+import { toSeconds } from '../../runtime/duration.ts'
+import { MAX_LIMIT } from '../../runtime/controls.ts'
+import { aliasPath } from '../../runtime/registry.ts'
+import { describeParams } from './describe-params.ts'
+import type { JsonSchema } from './json-schema.ts'
+import { toJsonSchema } from './json-schema.ts'
+
+// OpenAPI 3.1 built from the registry alone: adding a descriptor documents it.
+
+const TAG_DESCRIPTIONS: Record<Tag, string> = {
+  network: 'IP addresses, prefixes, ASNs, BGP, RPKI and CIDR math',
+  dns: 'DNS records, DNSSEC, SPF/DMARC records and propagation',
+  domain: 'Registration data (RDAP) and domain intelligence',
+  email: 'Email authentication and deliverability',
+  tls: 'TLS endpoints, certificates and certificate transparency',
+  web: 'HTTP headers, redirects and robots.txt',
+  security: 'Blocklists and security.txt',
+  utilities: 'Identifiers, hashes and encodings',
+  data: 'Reference data: bogons, record types, ports, TLDs',
+  flagship: 'One-call reports',
+  meta: 'The service itself: health, registry, usage',
+}
+
+const bool = { type: 'string', enum: ['true', 'false', '1', '0', 'yes', 'no'] }
+
+const CONTROL_PARAMETERS: Record<string, JsonSchema> = {
+  format: { name: 'format', in: 'query', description: 'Serialization of the response', schema: { type: 'string', enum: ['json', 'yaml', 'xml', 'csv'], default: 'json' } },
+  pretty: { name: 'pretty', in: 'query', description: 'Indent JSON output by 2 spaces', schema: bool },
+  fields: { name: 'fields', in: 'query', description: 'Comma-separated dotted paths of data to keep', schema: { type: 'string' } },
+  exclude: { name: 'exclude', in: 'query', description: 'Comma-separated dotted paths of data to remove', schema: { type: 'string' } },
+  include_meta: { name: 'include_meta', in: 'query', description: 'Explicitly include or drop meta (wins over compact)', schema: bool },
+  include_links: { name: 'include_links', in: 'query', description: 'Explicitly include or drop links (wins over compact)', schema: bool },
+  compact: { name: 'compact', in: 'query', description: 'Drop meta and links', schema: bool },
+  sort: { name: 'sort', in: 'query', description: "Dotted key to sort the endpoint's lists by", schema: { type: 'string' } },
+  order: { name: 'order', in: 'query', description: 'Sort direction', schema: { type: 'string', enum: ['asc', 'desc'], default: 'asc' } },
+  limit: { name: 'limit', in: 'query', description: `Items per list (1-${MAX_LIMIT})`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT } },
+  offset: { name: 'offset', in: 'query', description: 'Items to skip in each list', schema: { type: 'integer', minimum: 0 } },
+}
+
+const RATE_HEADERS: Record<string, JsonSchema> = {
+  'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+  'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' },
+  'RateLimit-Remaining': { $ref: '#/components/headers/RateLimit-Remaining' },
+  'RateLimit-Reset': { $ref: '#/components/headers/RateLimit-Reset' },
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
+}
+
+function errorResponse(description: string, extraHeaders: Record<string, JsonSchema> = {}): JsonSchema {
+  const schema = { $ref: '#/components/schemas/ErrorEnvelope' }
+  return {
+    description,
+    headers: { ...RATE_HEADERS, ...extraHeaders },
+    content: { 'application/json': { schema }, 'application/yaml': { schema }, 'application/xml': { schema: { type: 'string' } } },
+  }
+}
+
+function operationId(name: string): string {
+  return name.replace(/[.-]([a-z0-9])/g, (_, c: string) => c.toUpperCase())
+}
+
+function openApiPath(path: string): string {
+  return path.replace(/(?:\*\*)?:([A-Za-z0-9_]+)/g, '{$1}')
+}
+
+function successContent(endpoint: AnyEndpoint): JsonSchema {
+  const data = toJsonSchema(endpoint.data, 'output')
+  const schema: JsonSchema =
+    endpoint.envelope === false
+      ? data
+      : {
+          type: 'object',
+          required: ['success', 'data', 'timestamp', 'request_id'],
+          properties: {
+            success: { const: true },
+            data,
+            meta: { $ref: '#/components/schemas/Meta' },
+            links: { $ref: '#/components/schemas/Links' },
+            timestamp: { type: 'string', format: 'date-time' },
+            request_id: { type: 'string', description: 'ULID', pattern: '^[0-9A-HJKMNP-TV-Z]{26}$' },
+          },
+        }
+  return {
+    'application/json': { schema },
+    'application/yaml': { schema },
+    'application/xml': { schema: { type: 'string', description: 'The envelope as XML: root <response>, list items <item>' } },
+    'text/csv': { schema: { type: 'string', description: 'data only, one row per item; envelope fields in X-* headers' } },
+  }
+}
+
+function operation(endpoint: AnyEndpoint, aliased: boolean): JsonSchema {
+  const params = describeParams(endpoint)
+  const alias = new Set(aliased ? (endpoint.queryAlias ?? []) : [])
+  const own = params
+    .filter((p) => p.in !== 'body')
+    .map((p) => ({
+      name: p.name,
+      in: alias.has(p.name) ? 'query' : p.in,
+      required: p.required,
+      ...(p.description ? { description: p.description } : {}),
+      schema: p.schema,
+    }))
+  const ownNames = new Set(own.map((p) => p.name))
+  const controls = Object.keys(CONTROL_PARAMETERS)
+    .filter((name) => !ownNames.has(name))
+    .map((name) => ({ $ref: `#/components/parameters/${name}` }))
+  const op: JsonSchema = {
+    operationId: operationId(endpoint.name) + (aliased ? 'ByQuery' : ''),
+    summary: endpoint.summary,
+    tags: [endpoint.tag],
+    parameters: [...own, ...controls],
+    security: [{}, { apiKey: [] }],
+    'x-cost': endpoint.cost,
+    'x-cache-ttl-seconds': endpoint.cache === false ? null : toSeconds(endpoint.cache.ttl),
+    responses: {
+      '200': { description: 'Success', headers: RATE_HEADERS, content: successContent(endpoint) },
+      '400': { $ref: '#/components/responses/BadRequest' },
+      '401': { $ref: '#/components/responses/Unauthorized' },
+      '404': { $ref: '#/components/responses/NotFound' },
+      '429': { $ref: '#/components/responses/RateLimited' },
+      '500': { $ref: '#/components/responses/InternalError' },
+      '502': { $ref: '#/components/responses/UpstreamError' },
+    },
+  }
+  if (endpoint.description) op.description = endpoint.description
+  const body = params.find((p) => p.in === 'body')
+  if (body && endpoint.body) {
+    op.requestBody = {
+      required: true,
+      content: {
+        'application/json': { schema: body.schema },
+        ...(endpoint.body.kind === 'json-or-lines' ? { 'text/plain': { schema: { type: 'string', description: 'one entry per line' } } } : {}),
+      },
+    }
+    ;(op.responses as JsonSchema)['413'] = { $ref: '#/components/responses/PayloadTooLarge' }
+  }
+  return op
+}
+
+export function buildOpenApi(endpoints: readonly AnyEndpoint[], version: string): JsonSchema {
+  const paths: Record<string, Record<string, JsonSchema>> = {}
+  const add = (path: string, endpoint: AnyEndpoint, aliased: boolean) => {
+    const item = (paths[openApiPath(path)] ??= {})
+    item[endpoint.method.toLowerCase()] = operation(endpoint, aliased)
+  }
+  for (const endpoint of [...endpoints].sort((a, b) => a.path.localeCompare(b.path))) {
+    add(endpoint.path, endpoint, false)
+    const alias = aliasPath(endpoint)
+    if (alias) add(alias, endpoint, true)
+  }
+  const usedTags = [...new Set(endpoints.map((e) => e.tag))].sort()
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'infralens',
+      version,
+      summary: 'Internet infrastructure lookups behind one envelope',
+      description:
+        'Every response is an envelope (success or error). Anonymous use is allowed; an x-api-key raises the rate limits. ' +
+        'Query controls (format, pretty, fields, exclude, sort, order, limit, offset, compact, include_meta, include_links) work on every endpoint.',
+    },
+    servers: [{ url: '/' }],
+    tags: usedTags.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
+    paths,
+    components: {
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'il_ followed by 32+ base62 characters' } },
+      parameters: CONTROL_PARAMETERS,
+      headers: {
+        'X-Request-Id': { description: 'ULID of this request (also request_id in the body)', schema: { type: 'string' } },
+        'RateLimit-Limit': { description: 'Requests (cost units) per window for your tier', schema: { type: 'integer' } },
+        'RateLimit-Remaining': { description: 'Units left in the current window', schema: { type: 'integer' } },
+        'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
+        'RateLimit-Policy': { description: 'limit;w=window-seconds', schema: { type: 'string' } },
+        'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
+      },
+      schemas: {
+        Meta: {
+          type: 'object',
+          required: ['cache', 'category', 'endpoint', 'tier'],
+          properties: {
+            cache: { type: 'string', enum: ['hit', 'miss'] },
+            category: { type: 'string' },
+            endpoint: { type: 'string' },
+            tier: { type: 'string', examples: ['anonymous', 'free', 'pro'] },
+            pagination: {
+              type: 'object',
+              properties: {
+                total: { type: ['integer', 'string'] },
+                limit: { type: 'integer' },
+                offset: { type: ['integer', 'string'] },
+              },
+            },
+          },
+        },
+        Links: { type: 'object', required: ['self'], properties: { self: { type: 'string' } } },
+        ErrorEnvelope: {
+          type: 'object',
+          required: ['success', 'error', 'request_id', 'timestamp'],
+          properties: {
+            success: { const: false },
+            error: {
+              type: 'object',
+              required: ['code', 'message', 'details'],
+              properties: {
+                code: {
+                  type: 'string',
+                  enum: ['bad_request', 'invalid_api_key', 'not_found', 'method_not_allowed', 'payload_too_large', 'rate_limited', 'internal_error', 'upstream_error', 'service_unavailable'],
+                },
+                message: { type: 'string' },
+                details: { type: 'object' },
+              },
+            },
+            request_id: { type: 'string' },
+            timestamp: { type: 'string', format: 'date-time' },
+          },
+        },
+      },
+      responses: {
+        BadRequest: errorResponse('Invalid or missing input (bad_request); details.param names the parameter'),
+        Unauthorized: errorResponse('Unknown or malformed API key (invalid_api_key)'),
+        NotFound: errorResponse('No such route, or the object does not exist (not_found)'),
+        PayloadTooLarge: errorResponse('Request body too large (payload_too_large)'),
+        RateLimited: errorResponse('Rate limit of your tier exceeded (rate_limited)', { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }),
+        InternalError: errorResponse('Bug in the service (internal_error); logged with the request id'),
+        UpstreamError: errorResponse('An upstream data source failed (upstream_error); details.upstream and details.reason say which and how'),
+      },
+    },
+  }
+}

@@ -1,0 +1,18 @@
+import { z } from 'zod'
+import { defineEndpoint } from '../../runtime/define-endpoint.ts'
+
+export default defineEndpoint({
+  name: 'meta.ready',
+  tag: 'meta',
+  method: 'GET',
+  path: '/api/ready',
+  summary: 'Readiness: data loaded and shared stores reachable (503 when not)',
+  params: z.object({}),
+  data: z.object({
+    ready: z.boolean(),
+    checks: z.array(z.object({ name: z.string(), ok: z.boolean(), error: z.string().optional(), ms: z.number() })),
+  }),
+  cache: false,
+  cost: 0,
+  lists: ['checks'],
+})

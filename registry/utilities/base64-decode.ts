@@ -1,0 +1,23 @@
+import { z } from 'zod'
+import { defineEndpoint } from '../../runtime/define-endpoint.ts'
+
+export default defineEndpoint({
+  name: 'utilities.base64-decode',
+  tag: 'utilities',
+  method: 'GET',
+  path: '/api/base64/decode',
+  summary: 'Decodes base64 or base64url `input`; text when it is UTF-8, hex always',
+  params: z.object({
+    input: z.string({ error: 'is required: the base64 text to decode' }).max(131_072, 'must be at most 131072 characters'),
+  }),
+  data: z.object({
+    text: z.string().nullable(),
+    valid_utf8: z.boolean(),
+    hex: z.string(),
+    bytes: z.number().int(),
+    variant: z.enum(['standard', 'url']),
+  }),
+  cache: false,
+  cost: 1,
+  example: { input: 'aGVsbG8gd29ybGQ=' },
+})

@@ -1,0 +1,18 @@
+import { z } from 'zod'
+import { defineEndpoint } from '../../runtime/define-endpoint.ts'
+import { queryInt } from '../../runtime/params.ts'
+
+export default defineEndpoint({
+  name: 'utilities.ulid-bulk',
+  tag: 'utilities',
+  method: 'GET',
+  path: '/api/ulid/bulk',
+  summary: 'Up to 1000 monotonic ULIDs in one call',
+  params: z.object({ count: queryInt({ min: 1, max: 1000, default: 10, description: 'how many ULIDs, 1-1000' }) }),
+  data: z.object({ count: z.number().int(), ulids: z.array(z.string()) }),
+  cache: false,
+  cost: 1,
+  lists: ['ulids'],
+  csvRows: 'ulids',
+  example: { count: '5' },
+})

@@ -1,0 +1,175 @@
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { H3 } from 'h3'
+import type { H3Event } from 'h3'
+import type { DestinationStream, Logger } from 'pino'
+import { FastResponse } from 'srvx'
+import { monotonicFactory } from 'ulid'
+import type { Layer } from './call.ts'
+import type { Config } from './config.ts'
+import { loadConfig } from './config.ts'
+import type { AnyEndpoint } from './define-endpoint.ts'
+import type { Format } from './define-format.ts'
+import type { Plugin, PluginApi, ReadinessCheck, Resolver, UpstreamRegistry } from './define-plugin.ts'
+import { MethodNotAllowedError, NotFoundError, InputError, ApiError } from './errors.ts'
+import { createLogger } from './logger.ts'
+import type { PipelineDeps } from './pipeline.ts'
+import { STAGE_ORDER, createEndpointHandler } from './pipeline.ts'
+import { discoverPlugins, orderPlugins, PluginError } from './plugins.ts'
+import { aliasPath, loadRegistry } from './registry.ts'
+import type { Formats } from './respond.ts'
+import { baseHeaders, errorResponse } from './respond.ts'
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
+
+export interface AppOptions {
+  /** Environment to read config from; defaults to process.env. */
+  env?: Readonly<Record<string, string | undefined>>
+  registryDirs?: readonly string[]
+  pluginDirs?: readonly string[]
+  /** Plugins beyond the discovered ones. */
+  plugins?: readonly Plugin[]
+  logStream?: DestinationStream
+}
+
+export interface InfralensApp {
+  app: H3
+  config: Config
+  endpoints: readonly AnyEndpoint[]
+  log: Logger
+  close(): Promise<void>
+}
+
+type Handler = (event: H3Event) => Promise<Response> | Response
+
+/** Builds the whole service: config, registry, plugins, generated routes. Throws on any wiring mistake. */
+export async function createApp(options: AppOptions = {}): Promise<InfralensApp> {
+  const config = loadConfig(options.env ?? process.env)
+  const log = createLogger(config.logLevel, options.logStream)
+  const endpoints = await loadRegistry(options.registryDirs ?? [join(ROOT, 'registry')])
+  const plugins = orderPlugins([...(await discoverPlugins(options.pluginDirs ?? [join(ROOT, 'plugins')])), ...(options.plugins ?? [])])
+
+  const resolvers = new Map<string, Resolver>()
+  const upstreams: Partial<UpstreamRegistry> = {}
+  const layers: Layer[] = []
+  const formatList: Format[] = []
+  const checks: Array<{ name: string; check: ReadinessCheck }> = []
+  const closers: Array<() => Promise<void> | void> = []
+  const known = new Set(endpoints.map((e) => e.name))
+
+  for (const plugin of plugins) {
+    const api: PluginApi = {
+      config,
+      log: log.child({ plugin: plugin.name }),
+      endpoints: () => endpoints,
+      resolve(endpoint, resolver) {
+        if (!known.has(endpoint.name)) {
+          throw new PluginError(`Plugin "${plugin.name}" registers a resolver for "${endpoint.name}", which has no descriptor under registry/`)
+        }
+        if (resolvers.has(endpoint.name)) throw new PluginError(`Two resolvers for "${endpoint.name}" (second from plugin "${plugin.name}")`)
+        resolvers.set(endpoint.name, resolver as Resolver)
+      },
+      upstream(name, client) {
+        if (name in upstreams) throw new PluginError(`Upstream "${String(name)}" is registered twice (second from plugin "${plugin.name}")`)
+        upstreams[name] = client
+      },
+      layer: (layer) => void layers.push(layer),
+      format: (format) => void formatList.push(format),
+      readiness: (name, check) => void checks.push({ name, check }),
+      readinessChecks: () => checks,
+      onClose: (close) => void closers.push(close),
+    }
+    await plugin.setup(api)
+  }
+
+  const missing = endpoints.filter((e) => !resolvers.has(e.name)).map((e) => e.name)
+  if (missing.length) throw new PluginError(`No resolver registered for: ${missing.join(', ')}`)
+  for (const e of endpoints) {
+    for (const u of e.upstreams ?? []) {
+      if (!(u in upstreams)) throw new PluginError(`${e.name} needs upstream "${u}", which no plugin provides`)
+    }
+  }
+  const json = formatList.find((f) => f.name === 'json')
+  if (!json) throw new PluginError('No "json" format registered (the format plugin is missing)')
+  const formatMap = new Map(formatList.map((f) => [f.name, f]))
+  const formats: Formats = { get: (name) => formatMap.get(name), json }
+  layers.sort((a, b) => STAGE_ORDER.indexOf(a.stage) - STAGE_ORDER.indexOf(b.stage))
+
+  const nextId = monotonicFactory()
+  const deps: PipelineDeps = { config, log, layers, upstreams, formats, formatNames: new Set(formatMap.keys()), nextId }
+
+  // Paths are grouped so one route answers every method: the wrong one is a 405
+  // with Allow, instead of the router's 404.
+  const groups = new Map<string, Map<string, Handler>>()
+  for (const endpoint of endpoints) {
+    const handler = createEndpointHandler(endpoint, resolvers.get(endpoint.name)!, deps)
+    const alias = aliasPath(endpoint)
+    for (const path of alias ? [endpoint.path, alias] : [endpoint.path]) {
+      const methods = groups.get(path) ?? new Map<string, Handler>()
+      methods.set(endpoint.method, handler)
+      if (endpoint.method === 'GET') methods.set('HEAD', handler)
+      groups.set(path, methods)
+    }
+  }
+
+  const errorFor = (event: H3Event, error: unknown, endpoint?: AnyEndpoint): Response => {
+    const f = event.url.searchParams.get('format')?.toLowerCase()
+    return errorResponse(error, {
+      requestId: nextId(),
+      format: (f && formatMap.get(f)) || json,
+      formats,
+      pretty: event.url.searchParams.has('pretty'),
+      endpoint,
+      headers: {},
+      log,
+      head: event.req.method === 'HEAD',
+    })
+  }
+
+  const app = new H3({
+    // Errors raised by h3 itself (malformed URL, ...) get the same envelope.
+    onError: (error, event) => errorFor(event, error.status < 500 ? new ApiError(error.status, error.status === 400 ? 'bad_request' : 'not_found', error.message) : error),
+  })
+
+  for (const [path, methods] of groups) {
+    const allowed = [...methods.keys()].filter((m) => m !== 'HEAD')
+    const allow = [...methods.keys(), 'OPTIONS'].join(', ')
+    app.all(path, (event) => {
+      const handler = methods.get(event.req.method)
+      if (handler) return handler(event)
+      if (event.req.method === 'OPTIONS') {
+        return new FastResponse(null, {
+          status: 204,
+          statusText: 'No Content',
+          headers: {
+            ...baseHeaders(nextId(), 'text/plain'),
+            allow,
+            'access-control-allow-methods': allow,
+            'access-control-allow-headers': 'x-api-key, content-type',
+            'access-control-max-age': '86400',
+          },
+        })
+      }
+      return errorFor(event, new MethodNotAllowedError(event.req.method, allowed))
+    })
+  }
+  app.all('/**', (event) =>
+    errorFor(
+      event,
+      event.url.pathname.includes('\0')
+        ? new InputError('The path contains a NUL byte.')
+        : new NotFoundError(`No endpoint at ${event.url.pathname}; GET /api/endpoints lists them all.`, { path: event.url.pathname }),
+    ),
+  )
+
+  return {
+    app,
+    config,
+    endpoints,
+    log,
+    async close() {
+      for (const close of closers.reverse()) await close()
+      log.flush?.()
+    },
+  }
+}

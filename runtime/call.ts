@@ -1,0 +1,58 @@
+import type { AnyEndpoint } from './define-endpoint.ts'
+
+/** Where the caller stands against its rate limit, as the RateLimit-* headers say. */
+export interface RateLimitState {
+  limit: number
+  remaining: number
+  /** Seconds until the window refills. */
+  resetSeconds: number
+  windowSeconds: number
+}
+
+/** Who is calling, as auth and the client-IP rules see it. */
+export interface Caller {
+  tier: string
+  ip: string
+  /** Label of the API key, when a valid one was sent. */
+  keyLabel?: string
+  /** What rate limits count against: a key id or the client IP. */
+  principal: string
+  rateLimit?: RateLimitState
+}
+
+/**
+ * The state of one request as it moves through the pipeline. Layers read and
+ * write it; resolvers never see it (they get a ResolverContext).
+ */
+export interface Call {
+  readonly endpoint: AnyEndpoint
+  readonly requestId: string
+  readonly request: Request
+  caller: Caller
+  /** Validated input (path params, endpoint query params, body). */
+  input: Record<string, unknown>
+  cache: 'hit' | 'miss'
+  /** Upper bound on freshness set by the resolver (seconds). */
+  ttl: number | undefined
+  /** Seconds the answer may be reused by clients; set by the cache layer. */
+  maxAge: number | undefined
+  /** Response headers contributed by layers (rate limit, cache). */
+  readonly headers: Record<string, string>
+}
+
+/** One stage's work on a call; `next` runs the rest of the pipeline and yields data. */
+export type Step = (call: Call, next: () => Promise<unknown>) => Promise<unknown>
+
+/** The pipeline positions a plugin layer may occupy (DESIGN §1 fixes their order). */
+export type LayerStage = 'auth' | 'limit' | 'cache'
+
+export interface Layer {
+  name: string
+  stage: LayerStage
+  /** Called once per endpoint when routes are generated; undefined skips the endpoint. */
+  forEndpoint(endpoint: AnyEndpoint): Step | undefined
+}
+
+export function defineLayer(layer: Layer): Layer {
+  return layer
+}

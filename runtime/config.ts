@@ -1,0 +1,176 @@
+import ipaddr from 'ipaddr.js'
+import { z } from 'zod'
+
+// Environment -> typed config, validated once at start. A bad value stops start-up
+// with a message naming the variable, never a half-configured server.
+
+const DEFAULT_PROPAGATION_RESOLVERS =
+  'cloudflare=1.1.1.1,google=8.8.8.8,quad9=9.9.9.9,opendns=208.67.222.222,adguard=94.140.14.14,controld=76.76.2.0,cleanbrowsing=185.228.168.9,level3=4.2.2.1'
+
+export interface ServerAddress {
+  host: string
+  port: number
+  name?: string
+}
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes')
+
+function parseAddress(text: string, name?: string): ServerAddress {
+  const trimmed = text.trim()
+  let host = trimmed
+  let port = 53
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(trimmed)
+  if (bracketed) {
+    host = bracketed[1]!
+    if (bracketed[2]) port = Number(bracketed[2])
+  } else if (trimmed.split(':').length === 2) {
+    const [h, p] = trimmed.split(':')
+    host = h!
+    port = Number(p)
+  }
+  if (!ipaddr.isValid(host)) throw new Error(`"${text}" is not an IP address (use addr, addr:port or [v6]:port)`)
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`"${text}" has an invalid port`)
+  return name === undefined ? { host: ipaddr.parse(host).toString(), port } : { host: ipaddr.parse(host).toString(), port, name }
+}
+
+const addressList = z.string().transform((value, ctx) => {
+  try {
+    return value
+      .split(',')
+      .filter((s) => s.trim() !== '')
+      .map((s) => parseAddress(s))
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message })
+    return z.NEVER
+  }
+})
+
+const namedAddressList = z.string().transform((value, ctx) => {
+  try {
+    return value
+      .split(',')
+      .filter((s) => s.trim() !== '')
+      .map((entry) => {
+        const eq = entry.indexOf('=')
+        if (eq <= 0) throw new Error(`"${entry}" must be name=addr[:port]`)
+        return parseAddress(entry.slice(eq + 1), entry.slice(0, eq).trim())
+      })
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message })
+    return z.NEVER
+  }
+})
+
+const rateLimits = z.string().transform((value, ctx) => {
+  const limits: Record<string, number> = {}
+  for (const entry of value.split(',').filter((s) => s.trim() !== '')) {
+    const [tier, count] = entry.split('=').map((s) => s.trim())
+    const n = Number(count)
+    if (!tier || !/^[a-z][a-z0-9_-]*$/.test(tier) || !Number.isInteger(n) || n < 1) {
+      ctx.addIssue({ code: 'custom', message: `"${entry}" must be tier=requests_per_minute with a positive integer` })
+      return z.NEVER
+    }
+    limits[tier] = n
+  }
+  if (limits.anonymous === undefined) {
+    ctx.addIssue({ code: 'custom', message: 'the anonymous tier needs a limit' })
+    return z.NEVER
+  }
+  return limits
+})
+
+const cidrList = z.string().transform((value, ctx) => {
+  const list: Array<[ipaddr.IPv4 | ipaddr.IPv6, number]> = []
+  for (const entry of value.split(',').filter((s) => s.trim() !== '')) {
+    const text = entry.trim()
+    try {
+      list.push(text.includes('/') ? ipaddr.parseCIDR(text) : [ipaddr.parse(text), ipaddr.parse(text).kind() === 'ipv4' ? 32 : 128])
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `"${text}" is not an IP address or CIDR` })
+      return z.NEVER
+    }
+  }
+  return list
+})
+
+const url = z.url({ protocol: /^https?$/ })
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  INFRALENS_DNS_RESOLVERS: addressList.default(addressList.parse('1.1.1.1,8.8.8.8')),
+  INFRALENS_PROPAGATION_RESOLVERS: namedAddressList.default(namedAddressList.parse(DEFAULT_PROPAGATION_RESOLVERS)),
+  INFRALENS_DNS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
+  INFRALENS_TRUST_ANCHORS: z.string().min(1).optional(),
+  INFRALENS_RDAP_BOOTSTRAP_URL: url.default('https://data.iana.org/rdap/'),
+  INFRALENS_RIPESTAT_URL: url.default('https://stat.ripe.net'),
+  INFRALENS_VRP_URL: z.string().min(1).default('https://console.rpki-client.org/vrps.json'),
+  INFRALENS_CRTSH_URL: url.default('https://crt.sh'),
+  INFRALENS_EXTRA_CA_FILE: z.string().min(1).optional(),
+  INFRALENS_ALLOW_PRIVATE_TARGETS: booleanFlag.default(false),
+  INFRALENS_KEYS_FILE: z.string().min(1).optional(),
+  INFRALENS_RATE_LIMITS: rateLimits.default(rateLimits.parse('anonymous=60,free=600,pro=6000')),
+  INFRALENS_TRUST_PROXY: cidrList.default([]),
+  INFRALENS_CACHE_MAX_ENTRIES: z.coerce.number().int().min(0).default(50_000),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+})
+
+export interface Config {
+  port: number
+  host: string
+  dnsResolvers: ServerAddress[]
+  propagationResolvers: ServerAddress[]
+  dnsTimeoutMs: number
+  trustAnchorsFile: string | undefined
+  rdapBootstrapUrl: string
+  ripestatUrl: string
+  vrpUrl: string
+  crtshUrl: string
+  extraCaFile: string | undefined
+  allowPrivateTargets: boolean
+  keysFile: string | undefined
+  rateLimits: Readonly<Record<string, number>>
+  trustProxy: ReadonlyArray<[ipaddr.IPv4 | ipaddr.IPv6, number]>
+  cacheMaxEntries: number
+  redisUrl: string | undefined
+  logLevel: z.output<typeof EnvSchema>['LOG_LEVEL']
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+/** Reads the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
+  // Empty strings mean "unset", as with `FOO= npm start`.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''))
+  const parsed = EnvSchema.safeParse(present)
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
+  }
+  const e = parsed.data
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dnsResolvers: e.INFRALENS_DNS_RESOLVERS,
+    propagationResolvers: e.INFRALENS_PROPAGATION_RESOLVERS,
+    dnsTimeoutMs: e.INFRALENS_DNS_TIMEOUT_MS,
+    trustAnchorsFile: e.INFRALENS_TRUST_ANCHORS,
+    rdapBootstrapUrl: e.INFRALENS_RDAP_BOOTSTRAP_URL,
+    ripestatUrl: e.INFRALENS_RIPESTAT_URL,
+    vrpUrl: e.INFRALENS_VRP_URL,
+    crtshUrl: e.INFRALENS_CRTSH_URL,
+    extraCaFile: e.INFRALENS_EXTRA_CA_FILE,
+    allowPrivateTargets: e.INFRALENS_ALLOW_PRIVATE_TARGETS,
+    keysFile: e.INFRALENS_KEYS_FILE,
+    rateLimits: e.INFRALENS_RATE_LIMITS,
+    trustProxy: e.INFRALENS_TRUST_PROXY,
+    cacheMaxEntries: e.INFRALENS_CACHE_MAX_ENTRIES,
+    redisUrl: e.REDIS_URL,
+    logLevel: e.LOG_LEVEL,
+  }
+}

@@ -1,0 +1,60 @@
+import type { z } from 'zod'
+import type { Duration } from './duration.ts'
+
+export const TAGS = ['network', 'dns', 'domain', 'email', 'tls', 'web', 'security', 'utilities', 'data', 'flagship', 'meta'] as const
+export type Tag = (typeof TAGS)[number]
+
+export type HttpMethod = 'GET' | 'POST'
+
+/**
+ * How a request body becomes input. The runtime reads and bounds the body; the
+ * descriptor's `params` schema then validates `input.body` like any other field.
+ * - json: a JSON document
+ * - json-or-lines: a JSON document, or plain text read as one entry per non-empty line
+ */
+export interface BodySpec {
+  kind: 'json' | 'json-or-lines'
+  /** Bytes accepted before 413. */
+  maxBytes: number
+}
+
+/** The declarative description of one endpoint: what it is, never how it works. */
+export interface EndpointDescriptor<P extends z.ZodObject = z.ZodObject, D extends z.ZodType = z.ZodType> {
+  /** Dotted id: meta.endpoint, and the key resolvers register under. */
+  name: string
+  tag: Tag
+  method: HttpMethod
+  /** h3 route pattern; `:param` for one segment, `**:param` for the rest of the path. */
+  path: string
+  /** Path params that may instead arrive as query parameters on the bare path. */
+  queryAlias?: readonly string[]
+  summary: string
+  description?: string
+  /** Path params, endpoint query params and `body` together, validated as one object. */
+  params: P
+  /** Schema of `data`: documents the endpoint (OpenAPI) and is checked in tests. */
+  data: D
+  body?: BodySpec
+  upstreams?: readonly string[]
+  /** TTL of the unshaped data; a resolver may lower it. false: never cached. */
+  cache: { ttl: Duration } | false
+  /** Rate-limit weight; 0 reports the limit without spending from it. */
+  cost: number
+  /** Dotted paths of the arrays in data that sort/order/limit/offset act on. */
+  lists?: readonly string[]
+  /** With format=csv, this list becomes the rows (instead of data being one row). */
+  csvRows?: string
+  /** false: data is sent as-is, without the envelope (e.g. the OpenAPI document itself). */
+  envelope?: boolean
+  /** Example input, used by docs and by tests that call every endpoint. */
+  example?: Readonly<Record<string, string>>
+}
+
+// Descriptors are stored in heterogeneous lists; this erases the schema generics.
+export type AnyEndpoint = EndpointDescriptor<z.ZodObject, z.ZodType>
+
+export function defineEndpoint<P extends z.ZodObject, D extends z.ZodType>(
+  descriptor: EndpointDescriptor<P, D>,
+): Readonly<EndpointDescriptor<P, D>> {
+  return Object.freeze(descriptor)
+}

@@ -1,0 +1,25 @@
+import type { AnyEndpoint } from './define-endpoint.ts'
+import type { ErrorEnvelope, SuccessEnvelope } from './envelope.ts'
+
+export interface FormatContext {
+  pretty: boolean
+  /** The endpoint answered, absent for errors outside any route (404). */
+  endpoint: AnyEndpoint | undefined
+  /** Response headers; a format may add its own (csv carries envelope fields here). */
+  headers: Record<string, string>
+}
+
+/** One serialization of the envelope, selected with `format=`. */
+export interface Format {
+  name: string
+  contentType: string
+  success(envelope: SuccessEnvelope, ctx: FormatContext): string
+  /** Absent: errors in this format are answered as JSON. */
+  error?(envelope: ErrorEnvelope, ctx: FormatContext): string
+  /** Data without envelope (descriptors with envelope: false); absent: JSON. */
+  raw?(data: unknown, ctx: FormatContext): string
+}
+
+export function defineFormat(format: Format): Format {
+  return format
+}

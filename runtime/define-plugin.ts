@@ -1,0 +1,60 @@
+import type { Logger } from 'pino'
+import type { z } from 'zod'
+import type { Caller, Layer } from './call.ts'
+import type { Config } from './config.ts'
+import type { AnyEndpoint } from './define-endpoint.ts'
+import type { Format } from './define-format.ts'
+
+/**
+ * Upstream clients by name. Plugins that provide one extend this interface
+ * (declaration merging) so resolvers get typed clients:
+ *   declare module '../../runtime/define-plugin.ts' { interface UpstreamRegistry { dns: DnsClient } }
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface UpstreamRegistry {}
+
+export interface ResolverContext {
+  upstreams: Readonly<Partial<UpstreamRegistry>>
+  config: Config
+  /** Aborted when the client goes away; pass it to upstream calls. */
+  signal: AbortSignal
+  log: Logger
+  caller: Readonly<Caller>
+  /** Caps the cache TTL of this answer (e.g. at the smallest DNS TTL). */
+  lowerTtl(seconds: number): void
+}
+
+export type Resolver<E extends AnyEndpoint = AnyEndpoint> = (
+  input: z.output<E['params']>,
+  ctx: ResolverContext,
+) => Promise<z.input<E['data']>> | z.input<E['data']>
+
+export type ReadinessCheck = () => Promise<void> | void
+
+/** What a plugin's setup may register. */
+export interface PluginApi {
+  readonly config: Config
+  readonly log: Logger
+  /** Every discovered descriptor (meta endpoints document the registry with it). */
+  endpoints(): readonly AnyEndpoint[]
+  resolve<E extends AnyEndpoint>(endpoint: E, resolver: Resolver<E>): void
+  upstream<K extends keyof UpstreamRegistry>(name: K, client: UpstreamRegistry[K]): void
+  layer(layer: Layer): void
+  format(format: Format): void
+  /** A check /api/ready runs; throwing means not ready, with the error's message. */
+  readiness(name: string, check: ReadinessCheck): void
+  /** Every check registered so far (by all plugins), for the readiness endpoint. */
+  readinessChecks(): ReadonlyArray<{ name: string; check: ReadinessCheck }>
+  onClose(close: () => Promise<void> | void): void
+}
+
+export interface Plugin {
+  name: string
+  /** Plugins whose setup must run first. */
+  dependencies?: readonly string[]
+  setup(api: PluginApi): Promise<void> | void
+}
+
+export function definePlugin(plugin: Plugin): Plugin {
+  return plugin
+}

@@ -1,0 +1,63 @@
+// The two envelope shapes of the contract. Keys are built in contract order so the
+// JSON reads the same way the spec lists them.
+
+export interface Pagination {
+  /** Items before paging; a decimal string when it can exceed 2^53 (address blocks). */
+  total: number | string
+  limit: number | undefined
+  offset: number | string
+  /** Per list, when the endpoint has several. */
+  totals?: Record<string, number>
+}
+
+export interface SuccessMeta {
+  cache: 'hit' | 'miss'
+  category: string
+  endpoint: string
+  tier: string
+  pagination?: Pagination
+}
+
+export interface SuccessEnvelope {
+  success: true
+  data: unknown
+  meta?: SuccessMeta
+  links?: { self: string }
+  timestamp: string
+  request_id: string
+}
+
+export interface ErrorEnvelope {
+  success: false
+  error: { code: string; message: string; details: Record<string, unknown> }
+  request_id: string
+  timestamp: string
+}
+
+export function successEnvelope(
+  data: unknown,
+  meta: SuccessMeta | undefined,
+  self: string | undefined,
+  requestId: string,
+  timestamp: string,
+): SuccessEnvelope {
+  const envelope: SuccessEnvelope = { success: true, data, timestamp, request_id: requestId }
+  if (meta === undefined && self === undefined) return envelope
+  // Rebuild with meta/links before timestamp to keep the contract's key order.
+  const ordered: SuccessEnvelope = { success: true, data } as SuccessEnvelope
+  if (meta !== undefined) ordered.meta = meta
+  if (self !== undefined) ordered.links = { self }
+  ordered.timestamp = timestamp
+  ordered.request_id = requestId
+  return ordered
+}
+
+export function errorEnvelope(
+  code: string,
+  message: string,
+  details: Record<string, unknown>,
+  requestId: string,
+  timestamp: string,
+): ErrorEnvelope {
+  return { success: false, error: { code, message, details }, request_id: requestId, timestamp }
+}

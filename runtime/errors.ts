@@ -1,0 +1,89 @@
+// The runtime's typed errors. Resolvers and layers throw these; the pipeline turns
+// them into the error envelope. Anything else that escapes is a bug (500).
+
+export type ErrorDetails = Record<string, unknown>
+
+export class ApiError extends Error {
+  readonly status: number
+  readonly code: string
+  readonly details: ErrorDetails
+  /** Extra response headers (Retry-After, Allow, ...). */
+  readonly headers: Record<string, string>
+
+  constructor(status: number, code: string, message: string, details: ErrorDetails = {}, headers: Record<string, string> = {}) {
+    super(message)
+    this.name = new.target.name
+    this.status = status
+    this.code = code
+    this.details = details
+    this.headers = headers
+  }
+}
+
+/** 400: the caller sent something we cannot use; the message says what to fix. */
+export class InputError extends ApiError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super(400, 'bad_request', message, details)
+  }
+}
+
+/** 404: the route is unknown, or the registry/upstream says the object does not exist. */
+export class NotFoundError extends ApiError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super(404, 'not_found', message, details)
+  }
+}
+
+export type UpstreamReason = 'timeout' | 'refused' | 'reset' | 'bad_response' | 'http_error' | 'unavailable' | 'blocked' | 'network'
+
+/** 502: an upstream data source failed; `upstream` names it, `reason` says how. */
+export class UpstreamError extends ApiError {
+  constructor(upstream: string, reason: UpstreamReason, message: string, details: ErrorDetails = {}) {
+    super(502, 'upstream_error', message, { upstream, reason, ...details })
+  }
+}
+
+export class InvalidApiKeyError extends ApiError {
+  constructor(message: string) {
+    super(401, 'invalid_api_key', message)
+  }
+}
+
+export class RateLimitedError extends ApiError {
+  constructor(retryAfterSeconds: number, details: ErrorDetails) {
+    super(429, 'rate_limited', `Rate limit exceeded; retry in ${retryAfterSeconds} s or use an API key with a higher tier.`, details, {
+      'retry-after': String(retryAfterSeconds),
+    })
+  }
+}
+
+export class PayloadTooLargeError extends ApiError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super(413, 'payload_too_large', message, details)
+  }
+}
+
+export class MethodNotAllowedError extends ApiError {
+  constructor(method: string, allowed: readonly string[]) {
+    super(405, 'method_not_allowed', `Method ${method} is not allowed here; use ${allowed.join(' or ')}.`, { allowed: [...allowed] }, {
+      allow: allowed.join(', '),
+    })
+  }
+}
+
+/** 503: the service cannot answer yet (readiness probes, data not loaded). */
+export class UnavailableError extends ApiError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super(503, 'service_unavailable', message, details)
+  }
+}
+
+export class InternalError extends ApiError {
+  constructor() {
+    super(500, 'internal_error', 'The service failed to answer this request; the error was logged with its request id.')
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError
+}

@@ -1,0 +1,95 @@
+import type { z } from 'zod'
+import type { AnyEndpoint, BodySpec } from './define-endpoint.ts'
+import { InputError, PayloadTooLargeError } from './errors.ts'
+
+// Turns the raw request (path params, query, body) into the descriptor's validated
+// input. The messages are for people: they name the parameter and what to send.
+
+function decodeParam(name: string, raw: string): string {
+  try {
+    return decodeURIComponent(raw)
+  } catch {
+    throw new InputError(`Path parameter "${name}" is not valid percent-encoding: "${raw}".`, { param: name, value: raw })
+  }
+}
+
+/** Collects the fields the descriptor's params schema knows, path first, then query. */
+export function rawInput(
+  endpoint: AnyEndpoint,
+  queryKeys: readonly string[],
+  routeParams: Readonly<Record<string, string>> | undefined,
+  query: URLSearchParams,
+): Record<string, unknown> {
+  const raw: Record<string, unknown> = {}
+  for (const key of queryKeys) {
+    const value = query.get(key)
+    if (value !== null) raw[key] = value
+  }
+  if (routeParams) for (const [name, value] of Object.entries(routeParams)) raw[name] = decodeParam(name, value)
+  return raw
+}
+
+function describeIssue(issue: z.core.$ZodIssue, raw: Record<string, unknown>): { param: string; message: string } {
+  const param = issue.path.length ? issue.path.map(String).join('.') : 'input'
+  const top = issue.path[0]
+  const missing = issue.code === 'invalid_type' && top !== undefined && raw[String(top)] === undefined && issue.path.length === 1
+  if (missing) return { param, message: `Missing required parameter "${param}".` }
+  return { param, message: `Invalid "${param}": ${issue.message}` }
+}
+
+export function validateInput(schema: z.ZodObject, raw: Record<string, unknown>): Record<string, unknown> {
+  const result = schema.safeParse(raw)
+  if (result.success) return result.data as Record<string, unknown>
+  const issues = result.error.issues.map((issue) => {
+    const { param, message } = describeIssue(issue, raw)
+    return { param, message, code: issue.code }
+  })
+  const first = issues[0]!
+  const value = raw[first.param.split('.')[0]!]
+  throw new InputError(first.message, {
+    param: first.param,
+    ...(typeof value === 'string' ? { value: value.length > 200 ? `${value.slice(0, 200)}…` : value } : {}),
+    issues,
+  })
+}
+
+async function readLimited(request: Request, maxBytes: number): Promise<string> {
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN)
+  const tooLarge = () =>
+    new PayloadTooLargeError(`Request body exceeds ${maxBytes} bytes; send fewer entries or split the request.`, { max_bytes: maxBytes })
+  if (declared > maxBytes) throw tooLarge()
+  if (!request.body) return ''
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {})
+      throw tooLarge()
+    }
+    chunks.push(value)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+/** Reads and decodes the body per the descriptor's BodySpec. */
+export async function readBody(request: Request, spec: BodySpec): Promise<unknown> {
+  const text = await readLimited(request, spec.maxBytes)
+  if (text.trim() === '') throw new InputError('The request body is empty; send JSON (or one entry per line).', { param: 'body' })
+  const type = request.headers.get('content-type') ?? ''
+  const looksJson = type.includes('json') || /^\s*[[{"]/.test(text)
+  if (spec.kind === 'json' || looksJson) {
+    try {
+      return JSON.parse(text) as unknown
+    } catch (error) {
+      throw new InputError(`The request body is not valid JSON: ${(error as Error).message}`, { param: 'body' })
+    }
+  }
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'))
+}

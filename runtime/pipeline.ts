@@ -1,0 +1,148 @@
+import type { H3Event } from 'h3'
+import type { Logger } from 'pino'
+import type { Call, Layer, LayerStage, Step } from './call.ts'
+import { clientIp } from './client-ip.ts'
+import type { Config } from './config.ts'
+import type { Controls } from './controls.ts'
+import { DEFAULT_CONTROLS, parseControls } from './controls.ts'
+import type { AnyEndpoint } from './define-endpoint.ts'
+import type { FormatContext } from './define-format.ts'
+import type { Resolver, ResolverContext, UpstreamRegistry } from './define-plugin.ts'
+import type { SuccessMeta } from './envelope.ts'
+import { successEnvelope } from './envelope.ts'
+import { readBody, rawInput, validateInput } from './input.ts'
+import type { Formats } from './respond.ts'
+import { baseHeaders, errorResponse, rawResponse, successResponse } from './respond.ts'
+import { compileListPaths, hasShaping, shape } from './shape.ts'
+
+export interface PipelineDeps {
+  config: Config
+  log: Logger
+  layers: readonly Layer[]
+  upstreams: Readonly<Partial<UpstreamRegistry>>
+  formats: Formats
+  formatNames: ReadonlySet<string>
+  nextId: () => string
+}
+
+export const STAGE_ORDER: readonly LayerStage[] = ['auth', 'limit', 'cache']
+
+/** Per-request state the runtime keeps beside what layers see. */
+interface RuntimeCall extends Call {
+  controls: Controls
+  controlsError: unknown
+  routeParams: Record<string, string> | undefined
+  url: URL
+}
+
+function stepsFor(endpoint: AnyEndpoint, layers: readonly Layer[], stage: LayerStage): Step[] {
+  return layers.filter((l) => l.stage === stage).flatMap((l) => l.forEndpoint(endpoint) ?? [])
+}
+
+/** Compiles one descriptor into its request handler: layers and lookups resolved once, here. */
+export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver, deps: PipelineDeps): (event: H3Event) => Promise<Response> {
+  const { config, formats, formatNames, nextId } = deps
+  const log = deps.log.child({ endpoint: endpoint.name })
+  const shape_ = endpoint.params.shape as Record<string, unknown>
+  const claimed = new Set(Object.keys(shape_))
+  const queryKeys = Object.keys(shape_).filter((k) => k !== 'body')
+  const listPaths = compileListPaths(endpoint.lists)
+  const category = endpoint.tag
+  const wrapped = endpoint.envelope !== false
+
+  const validate: Step = async (call, next) => {
+    const c = call as RuntimeCall
+    if (c.controlsError !== undefined) throw c.controlsError
+    const raw = rawInput(endpoint, queryKeys, c.routeParams, c.url.searchParams)
+    if (endpoint.body) raw.body = await readBody(call.request, endpoint.body)
+    call.input = validateInput(endpoint.params, raw)
+    return next()
+  }
+
+  const resolve = (call: Call): Promise<unknown> => {
+    const ctx: ResolverContext = {
+      upstreams: deps.upstreams,
+      config,
+      get signal() {
+        return call.request.signal
+      },
+      log,
+      caller: call.caller,
+      lowerTtl(seconds) {
+        call.ttl = call.ttl === undefined ? seconds : Math.min(call.ttl, seconds)
+      },
+    }
+    return Promise.resolve(resolver(call.input, ctx))
+  }
+
+  const steps: Step[] = [
+    ...stepsFor(endpoint, deps.layers, 'auth'),
+    ...stepsFor(endpoint, deps.layers, 'limit'),
+    validate,
+    ...stepsFor(endpoint, deps.layers, 'cache'),
+  ]
+  const run = (call: Call, index: number): Promise<unknown> =>
+    index < steps.length ? steps[index]!(call, () => run(call, index + 1)) : resolve(call)
+
+  return async (event) => {
+    const request = event.req
+    const url = event.url
+    const head = request.method === 'HEAD'
+    const ip = clientIp(request.ip, config.trustProxy.length ? request.headers.get('x-forwarded-for') : null, config.trustProxy)
+    const call: RuntimeCall = {
+      endpoint,
+      requestId: nextId(),
+      request,
+      caller: { tier: 'anonymous', ip, principal: `ip:${ip}` },
+      input: {},
+      cache: 'miss',
+      ttl: undefined,
+      maxAge: undefined,
+      headers: {},
+      controls: DEFAULT_CONTROLS,
+      controlsError: undefined,
+      routeParams: event.context.params,
+      url,
+    }
+    if (url.search.length > 1) {
+      try {
+        call.controls = parseControls(url.searchParams, formatNames, claimed)
+      } catch (error) {
+        // Reported at the validate stage (after auth and rate limit), rendered in
+        // the requested format when that one at least is valid.
+        call.controlsError = error
+        const f = url.searchParams.get('format')?.toLowerCase()
+        call.controls = { ...DEFAULT_CONTROLS, format: f && formatNames.has(f) ? f : 'json' }
+      }
+    }
+    const controls = call.controls
+    const format = formats.get(controls.format) ?? formats.json
+    try {
+      const data = await run(call, 0)
+      const headers = Object.assign(baseHeaders(call.requestId, format.contentType), call.headers)
+      if (headers['cache-control'] === undefined) headers['cache-control'] = 'no-store'
+      const ctx: FormatContext = { pretty: controls.pretty, endpoint, headers }
+      if (!wrapped) return rawResponse(data, format, formats, ctx, head)
+      const shaped = hasShaping(controls) ? shape(data, listPaths, controls) : { data, pagination: undefined }
+      let meta: SuccessMeta | undefined
+      if (controls.includeMeta) {
+        meta = { cache: call.cache, category, endpoint: endpoint.name, tier: call.caller.tier }
+        if (shaped.pagination) meta.pagination = shaped.pagination
+      }
+      const self = controls.includeLinks ? url.pathname + url.search : undefined
+      const envelope = successEnvelope(shaped.data, meta, self, call.requestId, new Date().toISOString())
+      return successResponse(envelope, format, ctx, head)
+    } catch (error) {
+      return errorResponse(error, {
+        requestId: call.requestId,
+        format,
+        formats,
+        pretty: controls.pretty,
+        endpoint,
+        headers: call.headers,
+        log,
+        head,
+      })
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import { relative } from 'node:path'
+import type { AnyEndpoint } from './define-endpoint.ts'
+import { TAGS } from './define-endpoint.ts'
+import { importDefault, listModules } from './discover.ts'
+import { CONTROL_NAMES } from './controls.ts'
+
+export class RegistryError extends Error {
+  override name = 'RegistryError'
+}
+
+function isDescriptor(value: unknown): value is AnyEndpoint {
+  return typeof value === 'object' && value !== null && 'name' in value && 'path' in value && 'params' in value && 'method' in value
+}
+
+/** `:name` and `**:name` params of a route pattern, in order. */
+export function pathParams(path: string): string[] {
+  return [...path.matchAll(/(?:^|\/)(?:\*\*)?:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!)
+}
+
+/** The route pattern with param names erased: two patterns with one shape collide. */
+export function routeShape(path: string): string {
+  return path.replace(/\*\*:[A-Za-z0-9_]+/g, '**').replace(/:[A-Za-z0-9_]+/g, ':')
+}
+
+/** The path without its trailing aliased params (/api/dns/a/:domain -> /api/dns/a). */
+export function aliasPath(endpoint: AnyEndpoint): string | undefined {
+  if (!endpoint.queryAlias?.length) return undefined
+  let path = endpoint.path
+  for (const name of [...endpoint.queryAlias].reverse()) {
+    const suffix = new RegExp(`/(?:\\*\\*)?:${name}$`)
+    if (!suffix.test(path)) {
+      throw new RegistryError(`${endpoint.name}: queryAlias "${name}" must be a trailing path param of ${endpoint.path}`)
+    }
+    path = path.replace(suffix, '')
+  }
+  return path
+}
+
+function check(endpoint: AnyEndpoint, where: string): void {
+  const fail = (message: string): never => {
+    throw new RegistryError(`${where}: ${endpoint.name || '(unnamed)'}: ${message}`)
+  }
+  if (!/^[a-z][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$/.test(endpoint.name)) fail('name must be dotted lowercase, like "dns.lookup"')
+  if (!(TAGS as readonly string[]).includes(endpoint.tag)) fail(`tag must be one of ${TAGS.join(', ')}`)
+  if (!endpoint.path.startsWith('/api/')) fail('path must start with /api/')
+  if (endpoint.cost < 0 || !Number.isFinite(endpoint.cost)) fail('cost must be >= 0')
+  const shape = endpoint.params.shape as Record<string, unknown>
+  for (const p of pathParams(endpoint.path)) if (!(p in shape)) fail(`path param "${p}" is missing from params`)
+  for (const key of Object.keys(shape)) {
+    if (key === 'body' && !endpoint.body) fail('params has "body" but the descriptor declares no body')
+    if ((CONTROL_NAMES as readonly string[]).includes(key) && key !== 'limit' && key !== 'offset') {
+      fail(`param "${key}" clashes with a query control`)
+    }
+  }
+  if (endpoint.body && endpoint.method !== 'POST') fail('only POST endpoints take a body')
+  aliasPath(endpoint)
+}
+
+/** Imports every descriptor file under the given directories and checks them as a set. */
+export async function loadRegistry(dirs: readonly string[]): Promise<AnyEndpoint[]> {
+  const endpoints: AnyEndpoint[] = []
+  const byName = new Map<string, string>()
+  const byRoute = new Map<string, string>()
+  for (const dir of dirs) {
+    for (const file of await listModules(dir)) {
+      const where = relative(process.cwd(), file)
+      const descriptor = await importDefault(file)
+      if (!isDescriptor(descriptor)) throw new RegistryError(`${where}: default export is not an endpoint descriptor (use defineEndpoint)`)
+      check(descriptor, where)
+      const prior = byName.get(descriptor.name)
+      if (prior) throw new RegistryError(`${where}: endpoint name "${descriptor.name}" is already defined in ${prior}`)
+      byName.set(descriptor.name, where)
+      const alias = aliasPath(descriptor)
+      for (const path of alias ? [descriptor.path, alias] : [descriptor.path]) {
+        const key = `${descriptor.method} ${routeShape(path)}`
+        const clash = byRoute.get(key)
+        if (clash) throw new RegistryError(`${where}: ${descriptor.method} ${path} is already claimed by ${clash}`)
+        byRoute.set(key, `${descriptor.name} (${where})`)
+      }
+      endpoints.push(descriptor)
+    }
+  }
+  return endpoints
+}

@@ -1,0 +1,77 @@
+import { STATUS_CODES } from 'node:http'
+import { FastResponse } from 'srvx'
+import type { Logger } from 'pino'
+import type { AnyEndpoint } from './define-endpoint.ts'
+import type { Format, FormatContext } from './define-format.ts'
+import type { SuccessEnvelope } from './envelope.ts'
+import { errorEnvelope } from './envelope.ts'
+import { ApiError, InternalError } from './errors.ts'
+
+// Building the HTTP response is the one place that knows about formats, status
+// codes and headers. Responses are srvx FastResponse: returning the global
+// Response makes srvx read the body as a web stream (notes/performance.md).
+
+const EXPOSED = 'X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, Retry-After, X-Cache, X-Total-Count'
+
+/** Headers every response carries: a public API is called from browsers too. */
+export function baseHeaders(requestId: string, contentType: string): Record<string, string> {
+  return {
+    'content-type': contentType,
+    'x-request-id': requestId,
+    'x-content-type-options': 'nosniff',
+    'access-control-allow-origin': '*',
+    'access-control-expose-headers': EXPOSED,
+  }
+}
+
+export interface Formats {
+  get(name: string): Format | undefined
+  json: Format
+}
+
+export function successResponse(
+  envelope: SuccessEnvelope,
+  format: Format,
+  ctx: FormatContext,
+  head: boolean,
+): Response {
+  const body = format.success(envelope, ctx)
+  return new FastResponse(head ? null : body, { status: 200, statusText: 'OK', headers: ctx.headers })
+}
+
+export function rawResponse(data: unknown, format: Format, formats: Formats, ctx: FormatContext, head: boolean): Response {
+  const chosen = format.raw ? format : formats.json
+  ctx.headers['content-type'] = chosen.contentType
+  const body = chosen.raw ? chosen.raw(data, ctx) : JSON.stringify(data, null, ctx.pretty ? 2 : undefined)
+  return new FastResponse(head ? null : body, { status: 200, statusText: 'OK', headers: ctx.headers })
+}
+
+export interface ErrorResponseOptions {
+  requestId: string
+  format: Format
+  formats: Formats
+  pretty: boolean
+  endpoint: AnyEndpoint | undefined
+  /** Headers layers already set (rate limit), kept on errors. */
+  headers: Record<string, string>
+  log: Logger
+  head: boolean
+}
+
+/** Any thrown value -> the error envelope; unknown errors are logged and hidden. */
+export function errorResponse(thrown: unknown, options: ErrorResponseOptions): Response {
+  let error: ApiError
+  if (thrown instanceof ApiError) {
+    error = thrown
+    if (error.status >= 500) options.log.warn({ request_id: options.requestId, endpoint: options.endpoint?.name, code: error.code, details: error.details }, error.message)
+  } else {
+    error = new InternalError()
+    options.log.error({ request_id: options.requestId, endpoint: options.endpoint?.name, err: thrown }, 'unhandled error')
+  }
+  const envelope = errorEnvelope(error.code, error.message, error.details, options.requestId, new Date().toISOString())
+  const format = options.format.error ? options.format : options.formats.json
+  const headers = { ...options.headers, ...baseHeaders(options.requestId, format.contentType), 'cache-control': 'no-store', ...error.headers }
+  const ctx: FormatContext = { pretty: options.pretty, endpoint: options.endpoint, headers }
+  const body = format.error ? format.error(envelope, ctx) : JSON.stringify(envelope, null, options.pretty ? 2 : undefined)
+  return new FastResponse(options.head ? null : body, { status: error.status, statusText: STATUS_CODES[error.status] ?? '', headers })
+}

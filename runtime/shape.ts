@@ -1,0 +1,155 @@
+import type { Controls } from './controls.ts'
+import type { Pagination } from './envelope.ts'
+import { InputError } from './errors.ts'
+
+// Shaping runs on every request after the cache, so it never mutates its input
+// (the cached data): every change copies only the objects on the changed path.
+
+type Json = unknown
+type Tree = { [key: string]: Tree | true }
+
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' })
+
+function isObject(value: Json): value is Record<string, Json> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function getPath(value: Json, path: readonly string[]): Json {
+  let current = value
+  for (const key of path) {
+    if (!isObject(current)) return undefined
+    current = current[key]
+  }
+  return current
+}
+
+function setPath(value: Json, path: readonly string[], replacement: Json, depth = 0): Json {
+  if (depth === path.length) return replacement
+  if (!isObject(value)) return value
+  const key = path[depth]!
+  if (!(key in value)) return value
+  return { ...value, [key]: setPath(value[key], path, replacement, depth + 1) }
+}
+
+function compareValues(a: Json, b: Json): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b)
+  return collator.compare(String(a), String(b))
+}
+
+function sortList(list: readonly Json[], key: readonly string[], order: 'asc' | 'desc', listName: string): Json[] {
+  const keyed = list.map((item, index) => ({ item, index, value: getPath(item, key) }))
+  if (keyed.length > 0 && keyed.every((k) => k.value === undefined || k.value === null)) {
+    const sample = list.find(isObject)
+    const sortable = sample ? Object.keys(sample).filter((k) => typeof sample[k] !== 'object' || sample[k] === null) : []
+    throw new InputError(
+      `Cannot sort ${listName || 'data'} by "${key.join('.')}": no item has that field.` +
+        (sortable.length ? ` Sortable fields: ${sortable.join(', ')}.` : ''),
+      { param: 'sort', value: key.join('.'), sortable },
+    )
+  }
+  const direction = order === 'asc' ? 1 : -1
+  keyed.sort((x, y) => {
+    // Items without the key go last in either direction; ties keep input order.
+    const xm = x.value === undefined || x.value === null
+    const ym = y.value === undefined || y.value === null
+    if (xm || ym) return xm === ym ? x.index - y.index : xm ? 1 : -1
+    return compareValues(x.value, y.value) * direction || x.index - y.index
+  })
+  return keyed.map((k) => k.item)
+}
+
+function toTree(paths: readonly string[][]): Tree {
+  const root: Tree = {}
+  for (const path of paths) {
+    let node = root
+    for (let i = 0; i < path.length; i++) {
+      const key = path[i]!
+      if (i === path.length - 1) {
+        node[key] = true
+      } else {
+        const next = node[key]
+        if (next === true) break
+        node = node[key] = next ?? {}
+      }
+    }
+  }
+  return root
+}
+
+function pick(value: Json, tree: Tree): Json {
+  if (Array.isArray(value)) return value.map((item) => pick(item, tree))
+  if (!isObject(value)) return value
+  const out: Record<string, Json> = {}
+  for (const key of Object.keys(tree)) {
+    if (!(key in value)) continue
+    const sub = tree[key]!
+    out[key] = sub === true ? value[key] : pick(value[key], sub)
+  }
+  return out
+}
+
+function omit(value: Json, tree: Tree): Json {
+  if (Array.isArray(value)) return value.map((item) => omit(item, tree))
+  if (!isObject(value)) return value
+  const out: Record<string, Json> = {}
+  for (const key of Object.keys(value)) {
+    const sub = tree[key]
+    if (sub === true) continue
+    out[key] = sub === undefined ? value[key] : omit(value[key], sub)
+  }
+  return out
+}
+
+export interface Shaped {
+  data: Json
+  pagination: Pagination | undefined
+}
+
+/** Splits the descriptor's dotted list paths once, at route generation. */
+export function compileListPaths(lists: readonly string[] | undefined): string[][] {
+  return (lists ?? []).map((l) => (l === '' ? [] : l.split('.')))
+}
+
+export function hasShaping(controls: Controls): boolean {
+  return (
+    controls.sort !== undefined ||
+    controls.limit !== undefined ||
+    controls.offset !== 0 ||
+    controls.fields !== undefined ||
+    controls.exclude !== undefined
+  )
+}
+
+/**
+ * sort/order, then offset/limit over the lists (data itself when it is an array),
+ * then fields, then exclude.
+ */
+export function shape(data: Json, listPaths: readonly string[][], controls: Controls): Shaped {
+  let result = data
+  let pagination: Pagination | undefined
+  const paths = Array.isArray(data) ? [[]] : listPaths
+  const paginate = controls.limit !== undefined || controls.offset !== 0
+  if (controls.sort !== undefined || paginate) {
+    const totals: Record<string, number> = {}
+    for (const path of paths) {
+      const list = getPath(result, path)
+      if (!Array.isArray(list)) continue
+      let next: Json[] = list
+      if (controls.sort !== undefined) next = sortList(next, controls.sort, controls.order, path.join('.'))
+      if (paginate) {
+        totals[path.join('.')] = list.length
+        next = next.slice(controls.offset, controls.limit === undefined ? undefined : controls.offset + controls.limit)
+      }
+      result = setPath(result, path, next)
+    }
+    const names = Object.keys(totals)
+    if (paginate && names.length > 0) {
+      pagination = { total: totals[names[0]!]!, limit: controls.limit, offset: controls.offset }
+      if (names.length > 1) pagination.totals = totals
+    }
+  }
+  if (controls.fields !== undefined) result = pick(result, toTree(controls.fields))
+  if (controls.exclude !== undefined) result = omit(result, toTree(controls.exclude))
+  return { data: result, pagination }
+}
