@@ -37,17 +37,10 @@ function compareValues(a: Json, b: Json): number {
   return collator.compare(String(a), String(b))
 }
 
-function sortList(list: readonly Json[], key: readonly string[], order: 'asc' | 'desc', listName: string): Json[] {
+/** The list sorted by key, or undefined when no item has the key. */
+function sortList(list: readonly Json[], key: readonly string[], order: 'asc' | 'desc'): Json[] | undefined {
   const keyed = list.map((item, index) => ({ item, index, value: getPath(item, key) }))
-  if (keyed.length > 0 && keyed.every((k) => k.value === undefined || k.value === null)) {
-    const sample = list.find(isObject)
-    const sortable = sample ? Object.keys(sample).filter((k) => typeof sample[k] !== 'object' || sample[k] === null) : []
-    throw new InputError(
-      `Cannot sort ${listName || 'data'} by "${key.join('.')}": no item has that field.` +
-        (sortable.length ? ` Sortable fields: ${sortable.join(', ')}.` : ''),
-      { param: 'sort', value: key.join('.'), sortable },
-    )
-  }
+  if (keyed.every((k) => k.value === undefined || k.value === null)) return undefined
   const direction = order === 'asc' ? 1 : -1
   keyed.sort((x, y) => {
     // Items without the key go last in either direction; ties keep input order.
@@ -57,6 +50,18 @@ function sortList(list: readonly Json[], key: readonly string[], order: 'asc' | 
     return compareValues(x.value, y.value) * direction || x.index - y.index
   })
   return keyed.map((k) => k.item)
+}
+
+function unknownSortKey(key: readonly string[], lists: ReadonlyArray<readonly Json[]>): InputError {
+  const sortable = new Set<string>()
+  for (const list of lists) {
+    const sample = list.find(isObject)
+    if (sample) for (const k of Object.keys(sample)) if (typeof sample[k] !== 'object' || sample[k] === null) sortable.add(k)
+  }
+  return new InputError(
+    `Cannot sort by "${key.join('.')}": no item has that field.` + (sortable.size ? ` Sortable fields: ${[...sortable].join(', ')}.` : ''),
+    { param: 'sort', value: key.join('.'), sortable: [...sortable] },
+  )
 }
 
 function toTree(paths: readonly string[][]): Tree {
@@ -132,17 +137,28 @@ export function shape(data: Json, listPaths: readonly string[][], controls: Cont
   const paginate = controls.limit !== undefined || controls.offset !== 0
   if (controls.sort !== undefined || paginate) {
     const totals: Record<string, number> = {}
+    const nonEmpty: Json[][] = []
+    let sorted = false
     for (const path of paths) {
       const list = getPath(result, path)
       if (!Array.isArray(list)) continue
       let next: Json[] = list
-      if (controls.sort !== undefined) next = sortList(next, controls.sort, controls.order, path.join('.'))
+      if (list.length > 0) nonEmpty.push(list)
+      if (controls.sort !== undefined) {
+        const s = sortList(next, controls.sort, controls.order)
+        if (s) {
+          next = s
+          sorted = true
+        }
+      }
       if (paginate) {
         totals[path.join('.')] = list.length
         next = next.slice(controls.offset, controls.limit === undefined ? undefined : controls.offset + controls.limit)
       }
       result = setPath(result, path, next)
     }
+    // A key that no list has is a typo worth a 400; empty lists prove nothing.
+    if (controls.sort !== undefined && !sorted && nonEmpty.length > 0) throw unknownSortKey(controls.sort, nonEmpty)
     const names = Object.keys(totals)
     if (paginate && names.length > 0) {
       pagination = { total: totals[names[0]!]!, limit: controls.limit, offset: controls.offset }

@@ -1,0 +1,185 @@
+import { XMLParser } from 'fast-xml-parser'
+import { load } from 'js-yaml'
+import Papa from 'papaparse'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { TestApp } from '../support/app.ts'
+import { startTestApp } from '../support/app.ts'
+import { ITEMS, WEIRD } from '../support/fixture-plugin.ts'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await startTestApp({ INFRALENS_RATE_LIMITS: 'anonymous=100000' })
+})
+afterAll(() => t.close())
+
+const parser = new XMLParser({ parseTagValue: false, ignoreAttributes: false, attributeNamePrefix: '@_', isArray: (name) => name === 'item' })
+
+/** What a JSON value looks like after a trip through XML: text everywhere, lists as item. */
+function asXml(value: unknown): unknown {
+  if (value === null || value === undefined) return ''
+  if (Array.isArray(value)) return value.length === 0 ? '' : { item: value.map(asXml) }
+  if (typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, asXml(v)]))
+  return String(value)
+}
+
+async function body(path: string) {
+  const res = await t.request(path)
+  return { res, text: await res.text() }
+}
+
+describe('yaml', () => {
+  it('parses back to the same envelope as json', async () => {
+    const json = JSON.parse((await body('/api/test/items?sort=id')).text)
+    const { res, text } = await body('/api/test/items?sort=id&format=yaml')
+    expect(res.headers.get('content-type')).toMatch(/^application\/yaml/)
+    const yaml = load(text) as Record<string, unknown>
+    expect(yaml.data).toEqual(json.data)
+    expect(yaml.meta).toEqual(json.meta)
+    expect(Object.keys(yaml)).toEqual(Object.keys(json))
+    expect(res.headers.get('x-request-id')).toBe(yaml.request_id)
+  })
+
+  it('keeps strings that look like other YAML types as strings', async () => {
+    const { text } = await body('/api/base64/decode?input=eWVz&format=yaml') // "yes"
+    expect((load(text) as { data: { text: string } }).data.text).toBe('yes')
+  })
+})
+
+describe('xml', () => {
+  it('root <response>, items as <item>, same data as json', async () => {
+    const json = JSON.parse((await body('/api/test/items')).text)
+    const { res, text } = await body('/api/test/items?format=xml')
+    expect(res.headers.get('content-type')).toMatch(/^application\/xml/)
+    expect(text.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<response>')).toBe(true)
+    const parsed = parser.parse(text) as { response: Record<string, unknown> }
+    expect(parsed.response.data).toEqual(asXml(json.data))
+    expect(parsed.response.meta).toEqual(asXml(json.meta))
+    expect(parsed.response.success).toBe('true')
+  })
+
+  it('makes keys valid XML names and keeps the original in key=""', async () => {
+    const { text } = await body('/api/test/weird-keys?format=xml')
+    expect(text).not.toMatch(/[\u0001]/)
+    const data = (parser.parse(text) as { response: { data: Record<string, any> } }).response.data
+    expect(data._1st).toEqual({ '@_key': '1st', '#text': '1' })
+    expect(data.a_b).toEqual({ '@_key': 'a b', '#text': 'space' })
+    expect(data.xmlns_x).toBeUndefined()
+    expect(data._xmlns_x).toEqual({ '@_key': 'xmlns:x', '#text': 'colon' })
+    expect(data['ok.key-name_1']).toBe('true')
+    expect(data._).toEqual({ '@_key': '', '#text': 'empty' })
+    expect(data.nested._2nd).toEqual({ '@_key': '2nd', item: ['1', '2'] })
+    expect(data.nested.list).toEqual({ item: [{ item: ['1', '2'] }, { item: ['3'] }] })
+    expect(data.ctrl).toBe('a\uFFFDb<&>"')
+    expect(data.empty).toBe('')
+    expect(data.nothing).toBe('')
+  })
+
+  it('a real XML parser accepts every response (no raw control characters)', async () => {
+    const { text } = await body('/api/test/weird-keys?format=xml')
+    expect(() => new XMLParser().parse(text, true)).not.toThrow()
+  })
+})
+
+describe('csv', () => {
+  it('one row per list item, dotted columns, scalars joined with ;', async () => {
+    const { res, text } = await body('/api/test/items?format=csv')
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/)
+    const parsed = Papa.parse<Record<string, string>>(text.trim(), { header: true })
+    expect(parsed.errors).toEqual([])
+    expect(parsed.meta.fields).toEqual(['id', 'name', 'score', 'tags', 'owner.name', 'owner.email'])
+    const unescape = (s: string) => (/^'[=+\-@\t\r]/.test(s) ? s.slice(1) : s)
+    expect(parsed.data.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, unescape(v)])))).toEqual(
+      ITEMS.map((i) => ({
+        id: String(i.id),
+        name: i.name,
+        score: i.score === null ? '' : String(i.score),
+        tags: i.tags.join(';'),
+        'owner.name': i.owner.name,
+        'owner.email': i.owner.email,
+      })),
+    )
+  })
+
+  it('escapes cells that a spreadsheet would run as formulas', async () => {
+    const { text } = await body('/api/test/items?format=csv')
+    expect(text).toContain(`"'=cmd|calc"`)
+    expect(text).toContain(`"'+1@example.com"`)
+    expect(text).not.toMatch(/(^|,)=cmd/m)
+    // numbers are data, not formulas
+    expect(text).toMatch(/,-1,/)
+  })
+
+  it('carries the envelope in headers', async () => {
+    const res = await t.request('/api/test/items?format=csv&limit=2')
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9A-Z]{26}$/)
+    expect(res.headers.get('x-endpoint')).toBe('test.items')
+    expect(res.headers.get('x-category')).toBe('utilities')
+    expect(res.headers.get('x-tier')).toBe('anonymous')
+    expect(res.headers.get('x-cache')).toBe('miss')
+    expect(res.headers.get('x-total-count')).toBe('4')
+    expect(res.headers.get('link')).toBe('</api/test/items?format=csv&limit=2>; rel="self"')
+    expect((await res.text()).trim().split('\r\n')).toHaveLength(3)
+  })
+
+  it('an object without csvRows is one row', async () => {
+    const { text } = await body('/api/hash/sha256?input=abc&format=csv')
+    const parsed = Papa.parse<Record<string, string>>(text.trim(), { header: true })
+    expect(parsed.data).toEqual([
+      { algorithm: 'sha256', digest: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad', encoding: 'hex', bits: '256', input_bytes: '3' },
+    ])
+  })
+
+  it('data that is an array of objects is one row each', async () => {
+    const json = JSON.parse((await body('/api/endpoints')).text)
+    const { text } = await body('/api/endpoints?format=csv&fields=name,path,cost')
+    const parsed = Papa.parse<Record<string, string>>(text.trim(), { header: true })
+    expect(parsed.data).toEqual(json.data.map((e: { name: string; path: string; cost: number }) => ({ name: e.name, path: e.path, cost: String(e.cost) })))
+  })
+})
+
+describe('errors in every format', () => {
+  it('json', async () => {
+    const { res, text } = await body('/api/nope')
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(JSON.parse(text).error.code).toBe('not_found')
+  })
+
+  it('yaml', async () => {
+    const { res, text } = await body('/api/nope?format=yaml')
+    expect(res.status).toBe(404)
+    expect(res.headers.get('content-type')).toMatch(/^application\/yaml/)
+    const parsed = load(text) as { success: boolean; error: { code: string } }
+    expect(parsed.success).toBe(false)
+    expect(parsed.error.code).toBe('not_found')
+  })
+
+  it('xml', async () => {
+    const { res, text } = await body('/api/hash/nope?input=x&format=xml')
+    expect(res.status).toBe(400)
+    expect(res.headers.get('content-type')).toMatch(/^application\/xml/)
+    const parsed = parser.parse(text) as { response: { success: string; error: { code: string; details: { param: string } } } }
+    expect(parsed.response.success).toBe('false')
+    expect(parsed.response.error.code).toBe('bad_request')
+    expect(parsed.response.error.details.param).toBe('algorithm')
+  })
+
+  it('csv errors are JSON', async () => {
+    const { res, text } = await body('/api/test/failing/upstream?format=csv')
+    expect(res.status).toBe(502)
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(JSON.parse(text).error.code).toBe('upstream_error')
+  })
+
+  it('an unknown format is a JSON 400 naming format', async () => {
+    const { res, text } = await body('/api/uuid?format=toml')
+    expect(res.status).toBe(400)
+    expect(JSON.parse(text).error.details).toMatchObject({ param: 'format', allowed: ['json', 'yaml', 'xml', 'csv'] })
+  })
+})
+
+describe('weird keys survive yaml and json', () => {
+  it('yaml round trip', async () => {
+    const { text } = await body('/api/test/weird-keys?format=yaml')
+    expect((load(text) as { data: unknown }).data).toEqual(WEIRD)
+  })
+})

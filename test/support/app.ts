@@ -1,0 +1,50 @@
+import { Writable } from 'node:stream'
+import { join } from 'node:path'
+import type { AppOptions, InfralensApp } from '../../runtime/app.ts'
+import { ROOT, createApp } from '../../runtime/app.ts'
+import { createFixturePlugin } from './fixture-plugin.ts'
+
+export const FIXTURE_REGISTRY = join(ROOT, 'test', 'fixtures', 'registry')
+
+export interface TestApp extends InfralensApp {
+  /** In-process request; path relative to the service root. */
+  request(path: string, init?: RequestInit): Promise<Response>
+  /** Request and parse the JSON body. */
+  json(path: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: Record<string, any> }>
+  logs: Array<Record<string, unknown>>
+  calls: Map<string, number>
+}
+
+/**
+ * The real service (all real plugins and descriptors) plus the fixture endpoints,
+ * configured only through env, logging into an array the test can read.
+ */
+export async function startTestApp(env: Record<string, string> = {}, options: Omit<AppOptions, 'env' | 'logStream'> = {}): Promise<TestApp> {
+  const logs: Array<Record<string, unknown>> = []
+  const logStream = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split('\n')) if (line.trim()) logs.push(JSON.parse(line) as Record<string, unknown>)
+      done()
+    },
+  })
+  const fixtures = createFixturePlugin()
+  const service = await createApp({
+    env: { LOG_LEVEL: 'info', ...env },
+    registryDirs: options.registryDirs ?? [join(ROOT, 'registry'), FIXTURE_REGISTRY],
+    plugins: [fixtures.plugin, ...(options.plugins ?? [])],
+    ...(options.pluginDirs ? { pluginDirs: options.pluginDirs } : {}),
+    logStream,
+  })
+  const request = async (path: string, init?: RequestInit) => service.app.request(path, init)
+  return {
+    ...service,
+    request,
+    async json(path, init) {
+      const res = await request(path, init)
+      const text = await res.text()
+      return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, any>) : {} }
+    },
+    logs,
+    calls: fixtures.calls,
+  }
+}
