@@ -44,7 +44,10 @@ export default definePlugin({
               res = cost === 0 ? await limiter.get(call.caller.principal) : await limiter.consume(call.caller.principal, cost)
             } catch (rejection) {
               if (!(rejection instanceof RateLimiterRes)) throw rejection
-              const state = { ...stateOf(limit, rejection), remaining: 0 }
+              // consume() counts refused points too; give them back so a refused
+              // expensive call does not also burn what a cheaper one could use.
+              const refunded = await limiter.reward(call.caller.principal, cost).catch(() => rejection)
+              const state = stateOf(limit, refunded)
               Object.assign(call.headers, headersOf(state, policies.get(tier)!))
               throw new RateLimitedError(state.resetSeconds, { tier, limit, window_seconds: WINDOW_SECONDS, cost })
             }

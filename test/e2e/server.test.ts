@@ -1,0 +1,106 @@
+import { spawn } from 'node:child_process'
+import type { Server } from 'srvx'
+import { serve } from 'srvx'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ROOT } from '../../runtime/app.ts'
+import type { TestApp } from '../support/app.ts'
+import { startTestApp } from '../support/app.ts'
+
+async function listen(t: TestApp): Promise<{ server: Server; base: string }> {
+  const server = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1', silent: true, gracefulShutdown: false })
+  await server.ready()
+  return { server, base: server.url!.replace(/\/$/, '') }
+}
+
+describe('over a real socket', () => {
+  let t: TestApp
+  let server: Server
+  let base: string
+  beforeAll(async () => {
+    t = await startTestApp({ INFRALENS_RATE_LIMITS: 'anonymous=3' })
+    ;({ server, base } = await listen(t))
+  })
+  afterAll(async () => {
+    await server.close(true)
+    await t.close()
+  })
+
+  it('myip is the socket address; X-Forwarded-For is ignored without trusted proxies', async () => {
+    const res = await fetch(`${base}/api/myip`, { headers: { 'x-forwarded-for': '203.0.113.9' } })
+    const body = (await res.json()) as { data: { ip: string; version: number } }
+    expect(body.data).toEqual({ ip: '127.0.0.1', version: 4 })
+  })
+
+  it('anonymous limits are per client IP, and forged X-Forwarded-For does not reset them', async () => {
+    let last = 0
+    for (let i = 0; i < 4; i++) last = (await fetch(`${base}/api/uuid`, { headers: { 'x-forwarded-for': `198.51.100.${i}` } })).status
+    expect(last).toBe(429)
+  })
+
+  it('a status line with a reason phrase, keep-alive, and the envelope', async () => {
+    const res = await fetch(`${base}/api/health`)
+    expect(res.statusText).toBe('OK')
+    const body = (await res.json()) as { success: boolean; data: { status: string } }
+    expect(body.success).toBe(true)
+    expect(body.data.status).toBe('ok')
+  })
+
+  it('serves an error envelope for junk paths', async () => {
+    const res = await fetch(`${base}/api/%2e%2e/%2e%2e/etc/passwd`)
+    expect(res.status).toBe(404)
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found')
+  })
+})
+
+describe('behind a trusted proxy', () => {
+  it('takes the client from X-Forwarded-For, walking past trusted hops only', async () => {
+    const t = await startTestApp({ INFRALENS_TRUST_PROXY: '127.0.0.1/32,10.0.0.0/8', INFRALENS_RATE_LIMITS: 'anonymous=2' })
+    const { server, base } = await listen(t)
+    try {
+      const ip = async (xff: string) => ((await (await fetch(`${base}/api/myip`, { headers: { 'x-forwarded-for': xff } })).json()) as { data: { ip: string } }).data.ip
+      expect(await ip('203.0.113.7')).toBe('203.0.113.7')
+      expect(await ip('1.2.3.4, 203.0.113.8, 10.1.2.3')).toBe('203.0.113.8')
+      expect(await ip('garbage, 203.0.113.10')).toBe('203.0.113.10')
+      // Separate clients behind the proxy get separate limits.
+      const status = async (xff: string) => (await fetch(`${base}/api/uuid`, { headers: { 'x-forwarded-for': xff } })).status
+      expect([await status('192.0.2.1'), await status('192.0.2.1'), await status('192.0.2.1')]).toEqual([200, 200, 429])
+      expect(await status('192.0.2.2')).toBe(200)
+    } finally {
+      await server.close(true)
+      await t.close()
+    }
+  })
+})
+
+describe('npm start', () => {
+  it('serves on the configured port with embedded defaults and stops cleanly on SIGTERM', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/main.ts'], { cwd: ROOT, env: { ...process.env, PORT: '0', HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = ''
+      const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 20_000)
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString()
+        const match = /"url":"([^"]+)"/.exec(out)
+        if (match) {
+          clearTimeout(timer)
+          resolve(match[1]!)
+        }
+      })
+      child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)))
+    })
+    const res = await fetch(new URL('/api/health', url))
+    expect(res.status).toBe(200)
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+    child.kill('SIGTERM')
+    expect(await exited).toBe(0)
+  })
+
+  it('refuses to start on a bad config value, naming it', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/main.ts'], { cwd: ROOT, env: { ...process.env, PORT: 'nope' }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let err = ''
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()))
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
+    expect(code).toBe(1)
+    expect(err).toContain('PORT')
+  })
+})

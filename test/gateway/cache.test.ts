@@ -1,0 +1,82 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { TestApp } from '../support/app.ts'
+import { startTestApp } from '../support/app.ts'
+
+let t: TestApp
+beforeEach(async () => {
+  t = await startTestApp({ INFRALENS_RATE_LIMITS: 'anonymous=100000' })
+})
+afterEach(() => t.close())
+
+describe('cache', () => {
+  it('the second identical call is a hit and does not run the resolver', async () => {
+    const first = await t.json('/api/test/cached/abc')
+    expect(first.body.meta.cache).toBe('miss')
+    expect(first.body.data).toEqual({ key: 'abc', call: 1 })
+    expect(first.headers.get('cache-control')).toBe('public, max-age=60')
+    const second = await t.json('/api/test/cached/abc')
+    expect(second.body.meta.cache).toBe('hit')
+    expect(second.body.data).toEqual({ key: 'abc', call: 1 })
+    expect(t.calls.get('test.cached')).toBe(1)
+    const maxAge = Number(/max-age=(\d+)/.exec(second.headers.get('cache-control')!)![1])
+    expect(maxAge).toBeGreaterThan(55)
+    expect(maxAge).toBeLessThanOrEqual(60)
+  })
+
+  it('keys on normalized input: case-folded input, path or query alias, any format or shaping', async () => {
+    await t.json('/api/test/cached/Key1')
+    expect((await t.json('/api/test/cached/KEY1')).body.meta.cache).toBe('hit')
+    expect((await t.json('/api/test/cached?key=key1')).body.meta.cache).toBe('hit')
+    expect((await t.json('/api/test/cached/key1?fields=key&pretty=true')).body).toMatchObject({ data: { key: 'key1' }, meta: { cache: 'hit' } })
+    const yaml = await t.request('/api/test/cached/key1?format=yaml')
+    expect(await yaml.text()).toContain('cache: hit')
+    expect(t.calls.get('test.cached')).toBe(1)
+    expect((await t.json('/api/test/cached/key2')).body.meta.cache).toBe('miss')
+    expect(t.calls.get('test.cached')).toBe(2)
+  })
+
+  it('N identical concurrent misses make one resolver call', async () => {
+    const results = await Promise.all(Array.from({ length: 25 }, () => t.json('/api/test/cached/burst?delay=50')))
+    expect(t.calls.get('test.cached')).toBe(1)
+    for (const r of results) expect(r.body.data).toEqual({ key: 'burst', call: 1 })
+    expect(new Set(results.map((r) => r.body.request_id)).size).toBe(25)
+  })
+
+  it('different inputs in flight are not merged', async () => {
+    await Promise.all([t.json('/api/test/cached/a?delay=20'), t.json('/api/test/cached/b?delay=20')])
+    expect(t.calls.get('test.cached')).toBe(2)
+  })
+
+  it('a resolver can lower the TTL, never raise it', async () => {
+    const low = await t.json('/api/test/cached/short?ttl=5')
+    expect(low.headers.get('cache-control')).toBe('public, max-age=5')
+    const high = await t.json('/api/test/cached/long?ttl=600')
+    expect(high.headers.get('cache-control')).toBe('public, max-age=60')
+  })
+
+  it('TTL 0 from the resolver means not cached', async () => {
+    const a = await t.json('/api/test/cached/zero?ttl=0')
+    expect(a.headers.get('cache-control')).toBe('no-store')
+    await t.json('/api/test/cached/zero?ttl=0')
+    expect(t.calls.get('test.cached')).toBe(2)
+  })
+
+  it('expired entries are resolved again', async () => {
+    await t.json('/api/test/cached/exp?ttl=1')
+    await new Promise((r) => setTimeout(r, 1100))
+    expect((await t.json('/api/test/cached/exp?ttl=1')).body.meta.cache).toBe('miss')
+    expect(t.calls.get('test.cached')).toBe(2)
+  })
+
+  it('errors are not cached', async () => {
+    await t.json('/api/test/failing/upstream')
+    await t.json('/api/test/failing/upstream')
+    expect(t.calls.get('test.failing')).toBe(2)
+  })
+
+  it('uncached endpoints say miss and no-store', async () => {
+    const res = await t.json('/api/uuid')
+    expect(res.body.meta.cache).toBe('miss')
+    expect(res.headers.get('cache-control')).toBe('no-store')
+  })
+})

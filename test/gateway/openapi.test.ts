@@ -1,0 +1,87 @@
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import { load } from 'js-yaml'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { TestApp } from '../support/app.ts'
+import { startTestApp } from '../support/app.ts'
+
+let t: TestApp
+let doc: Record<string, any>
+beforeAll(async () => {
+  t = await startTestApp({ INFRALENS_RATE_LIMITS: 'anonymous=100000' })
+  doc = (await t.json('/api/openapi.json')).body
+})
+afterAll(() => t.close())
+
+function fill(path: string, example: Readonly<Record<string, string>> = {}): string {
+  const used = new Set<string>()
+  const filled = path.replace(/(?:\*\*)?:([A-Za-z0-9_]+)/g, (_, name: string) => {
+    used.add(name)
+    return encodeURIComponent(example[name] ?? 'x')
+  })
+  const query = new URLSearchParams(Object.entries(example).filter(([k]) => !used.has(k)))
+  return query.size ? `${filled}?${query}` : filled
+}
+
+describe('OpenAPI document', () => {
+  it('is served raw (no envelope) and passes an OpenAPI 3.1 validator', async () => {
+    expect(doc.openapi).toBe('3.1.0')
+    expect(doc).not.toHaveProperty('success')
+    const validator = new Validator()
+    const result = await validator.validate(doc)
+    expect(result.errors ?? []).toEqual([])
+    expect(result.valid).toBe(true)
+    expect(validator.version).toBe('3.1')
+  })
+
+  it('describes every registry endpoint with the contract responses, controls and security', async () => {
+    for (const endpoint of t.endpoints) {
+      const path = endpoint.path.replace(/(?:\*\*)?:([A-Za-z0-9_]+)/g, '{$1}')
+      const op = doc.paths[path]?.[endpoint.method.toLowerCase()]
+      expect(op, endpoint.name).toBeDefined()
+      expect(op.tags).toEqual([endpoint.tag])
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '429', '502']))
+      const refs = op.parameters.filter((p: { $ref?: string }) => p.$ref).map((p: { $ref: string }) => p.$ref.split('/').pop())
+      for (const c of ['format', 'pretty', 'fields', 'exclude', 'include_meta', 'include_links', 'compact', 'sort', 'order']) expect(refs).toContain(c)
+      expect(op.security).toEqual([{}, { apiKey: [] }])
+    }
+    expect(doc.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }))
+    expect(doc.tags.map((tag: { name: string }) => tag.name)).toEqual(expect.arrayContaining(['meta', 'utilities']))
+    expect(doc.info.version).toBe('1.0.0')
+  })
+
+  it('is also served as YAML', async () => {
+    const res = await t.request('/api/openapi.json?format=yaml')
+    expect(res.headers.get('content-type')).toMatch(/yaml/)
+    expect(load(await res.text())).toEqual(doc)
+  })
+
+  it("every endpoint's example answer matches its documented 200 schema; errors match the error schema", async () => {
+    const validator = new Validator()
+    await validator.validate(structuredClone(doc))
+    const resolved = validator.resolveRefs() as Record<string, any>
+    const ajv = new Ajv2020({ strict: false, allErrors: true })
+    addFormats.default(ajv)
+    const errorSchema = ajv.compile(resolved.components.schemas.ErrorEnvelope)
+    let checked = 0
+    for (const endpoint of t.endpoints) {
+      if (endpoint.method !== 'GET' || endpoint.name.startsWith('test.')) continue
+      const path = endpoint.path.replace(/(?:\*\*)?:([A-Za-z0-9_]+)/g, '{$1}')
+      const schema = resolved.paths[path].get.responses['200'].content['application/json'].schema
+      const res = await t.json(fill(endpoint.path, endpoint.example))
+      expect(res.status, `${endpoint.name}: ${JSON.stringify(res.body)}`).toBe(200)
+      const validate = ajv.compile(schema)
+      expect(validate(res.body), `${endpoint.name}: ${JSON.stringify(validate.errors)}`).toBe(true)
+      // and the data validates against the descriptor's own zod schema
+      const data = endpoint.envelope === false ? res.body : res.body.data
+      expect(endpoint.data.safeParse(data).success, endpoint.name).toBe(true)
+      checked++
+    }
+    expect(checked).toBeGreaterThanOrEqual(13)
+    for (const path of ['/api/nope', '/api/hash/nope?input=1', '/api/test/failing/upstream']) {
+      const res = await t.json(path)
+      expect(errorSchema(res.body), JSON.stringify(errorSchema.errors)).toBe(true)
+    }
+  })
+})

@@ -1,0 +1,147 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ROOT } from '../../runtime/app.ts'
+import { definePlugin } from '../../runtime/define-plugin.ts'
+import { FIXTURE_REGISTRY, startTestApp } from '../support/app.ts'
+
+// Descriptor files written at test time must sit inside the project so their
+// imports (zod, runtime/) resolve like any registry file.
+let scratch: string
+beforeAll(async () => {
+  await mkdir(join(ROOT, 'test', '.tmp'), { recursive: true })
+  scratch = await mkdtemp(join(ROOT, 'test', '.tmp', 'registry-'))
+})
+afterAll(() => rm(scratch, { recursive: true, force: true }))
+
+const RUNTIME = join(ROOT, 'runtime', 'define-endpoint.ts')
+
+function descriptorSource(name: string, path: string, extra = ''): string {
+  return `import { z } from 'zod'
+import { defineEndpoint } from ${JSON.stringify(RUNTIME)}
+export default defineEndpoint({
+  name: ${JSON.stringify(name)},
+  tag: 'data',
+  method: 'GET',
+  path: ${JSON.stringify(path)},
+  summary: 'Dropped in at test time',
+  params: z.object({ word: z.string().min(2).meta({ description: 'a word to shout' }) }),
+  data: z.object({ shout: z.string() }),
+  cache: false,
+  cost: 1,
+  ${extra}
+})
+`
+}
+
+async function dropIn(sub: string, files: Record<string, string>): Promise<string> {
+  const dir = join(scratch, sub)
+  await mkdir(dir, { recursive: true })
+  for (const [file, text] of Object.entries(files)) await writeFile(join(dir, file), text)
+  return dir
+}
+
+const shoutPlugin = (name: string) =>
+  definePlugin({
+    name: `shout-${name}`,
+    setup(api) {
+      const endpoint = api.endpoints().find((e) => e.name === name)!
+      api.resolve(endpoint, (input) => ({ shout: String(input.word).toUpperCase() }))
+    },
+  })
+
+describe('registry discovery', () => {
+  it('a new descriptor file plus its resolver is routed, listed and documented with no other edit', async () => {
+    const dir = await dropIn('ok', { 'shout.ts': descriptorSource('data.shout', '/api/data/shout/:word', "queryAlias: ['word'],") })
+    const t = await startTestApp({}, { registryDirs: [join(ROOT, 'registry'), FIXTURE_REGISTRY, dir], plugins: [shoutPlugin('data.shout')] })
+    try {
+      const res = await t.json('/api/data/shout/hello')
+      expect(res.status).toBe(200)
+      expect(res.body.data).toEqual({ shout: 'HELLO' })
+      expect(res.body.meta).toMatchObject({ endpoint: 'data.shout', category: 'data' })
+      expect((await t.json('/api/data/shout?word=hey')).body.data).toEqual({ shout: 'HEY' })
+      const bad = await t.json('/api/data/shout/x')
+      expect(bad.status).toBe(400)
+      expect(bad.body.error.details.param).toBe('word')
+
+      const listed = (await t.json('/api/endpoints')).body.data as Array<Record<string, unknown>>
+      expect(listed.find((e) => e.name === 'data.shout')).toMatchObject({
+        method: 'GET',
+        path: '/api/data/shout/:word',
+        tag: 'data',
+        summary: 'Dropped in at test time',
+        query_alias: ['word'],
+        params: [{ name: 'word', in: 'path', required: true, type: 'string', description: 'a word to shout' }],
+      })
+
+      const doc = (await t.json('/api/openapi.json')).body
+      const op = doc.paths['/api/data/shout/{word}'].get
+      expect(op.operationId).toBe('dataShout')
+      expect(op.parameters[0]).toMatchObject({ name: 'word', in: 'path', required: true })
+      expect(doc.paths['/api/data/shout'].get.parameters[0]).toMatchObject({ name: 'word', in: 'query', required: true })
+    } finally {
+      await t.close()
+    }
+  })
+
+  it('start-up fails on a descriptor without a resolver', async () => {
+    const dir = await dropIn('orphan', { 'orphan.ts': descriptorSource('data.orphan', '/api/data/orphan/:word') })
+    await expect(startTestApp({}, { registryDirs: [join(ROOT, 'registry'), FIXTURE_REGISTRY, dir] })).rejects.toThrow(
+      /No resolver registered for: data\.orphan/,
+    )
+  })
+
+  it('start-up fails on a resolver without a descriptor', async () => {
+    const stray = definePlugin({
+      name: 'stray',
+      setup(api) {
+        api.resolve({ name: 'data.nowhere' } as never, (() => ({})) as never)
+      },
+    })
+    await expect(startTestApp({}, { plugins: [stray] })).rejects.toThrow(/"data\.nowhere", which has no descriptor/)
+  })
+
+  it('start-up fails on two descriptors claiming one path', async () => {
+    const dir = await dropIn('clash', {
+      'a.ts': descriptorSource('data.clash-a', '/api/data/clash/:word'),
+      'b.ts': descriptorSource('data.clash-b', '/api/data/clash/:other').replace("word: z.string()", 'other: z.string()'),
+    })
+    await expect(startTestApp({}, { registryDirs: [dir], plugins: [shoutPlugin('data.clash-a'), shoutPlugin('data.clash-b')] })).rejects.toThrow(
+      /GET \/api\/data\/clash\/:other is already claimed by data\.clash-a/,
+    )
+  })
+
+  it('start-up fails on a query alias that collides with another path', async () => {
+    const dir = await dropIn('alias-clash', {
+      'a.ts': descriptorSource('data.alias-a', '/api/uuid/:word', "queryAlias: ['word'],"),
+    })
+    await expect(startTestApp({}, { registryDirs: [join(ROOT, 'registry'), dir], plugins: [shoutPlugin('data.alias-a')] })).rejects.toThrow(
+      /GET \/api\/uuid is already claimed by utilities\.uuid/,
+    )
+  })
+
+  it('start-up fails on a path param missing from params, and on a file that is not a descriptor', async () => {
+    const dir = await dropIn('broken', { 'x.ts': descriptorSource('data.broken', '/api/data/broken/:nope') })
+    await expect(startTestApp({}, { registryDirs: [dir] })).rejects.toThrow(/path param "nope" is missing from params/)
+    const dir2 = await dropIn('junk', { 'junk.ts': 'export default { hello: 1 }\n' })
+    await expect(startTestApp({}, { registryDirs: [dir2] })).rejects.toThrow(/not an endpoint descriptor/)
+  })
+
+  it('start-up fails when a plugin depends on a missing plugin', async () => {
+    const needy = definePlugin({ name: 'needy', dependencies: ['ghost'], setup() {} })
+    await expect(startTestApp({}, { plugins: [needy] })).rejects.toThrow(/depends on "ghost"/)
+  })
+
+  it('every real endpoint has a resolver and a unique name (the real app starts)', async () => {
+    const t = await startTestApp()
+    try {
+      const names = t.endpoints.map((e) => e.name)
+      expect(new Set(names).size).toBe(names.length)
+      for (const n of ['utilities.uuid', 'utilities.uuid-bulk', 'utilities.ulid', 'utilities.ulid-bulk', 'utilities.hash', 'utilities.base64-encode', 'utilities.base64-decode', 'utilities.myip', 'meta.health', 'meta.ready', 'meta.endpoints', 'meta.openapi', 'meta.usage']) {
+        expect(names).toContain(n)
+      }
+    } finally {
+      await t.close()
+    }
+  })
+})
