@@ -4,7 +4,6 @@ import { H3 } from 'h3'
 import type { H3Event } from 'h3'
 import type { DestinationStream, Logger } from 'pino'
 import { FastResponse } from 'srvx'
-import { monotonicFactory } from 'ulid'
 import type { Layer } from './call.ts'
 import type { Config } from './config.ts'
 import { loadConfig } from './config.ts'
@@ -17,6 +16,7 @@ import type { PipelineDeps } from './pipeline.ts'
 import { STAGE_ORDER, createEndpointHandler } from './pipeline.ts'
 import { discoverPlugins, orderPlugins, PluginError } from './plugins.ts'
 import { aliasPath, loadRegistry } from './registry.ts'
+import { createUlidFactory } from './ulid-factory.ts'
 import type { Formats } from './respond.ts'
 import { baseHeaders, errorResponse } from './respond.ts'
 
@@ -95,14 +95,14 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
   const formats: Formats = { get: (name) => formatMap.get(name), json }
   layers.sort((a, b) => STAGE_ORDER.indexOf(a.stage) - STAGE_ORDER.indexOf(b.stage))
 
-  const nextId = monotonicFactory()
+  const nextId = createUlidFactory()
   const deps: PipelineDeps = { config, log, layers, upstreams, formats, formatNames: new Set(formatMap.keys()), nextId }
 
   // Paths are grouped so one route answers every method: the wrong one is a 405
   // with Allow, instead of the router's 404.
   const groups = new Map<string, Map<string, Handler>>()
   for (const endpoint of endpoints) {
-    const handler = createEndpointHandler(endpoint, resolvers.get(endpoint.name)!, deps)
+    const handler = await createEndpointHandler(endpoint, resolvers.get(endpoint.name)!, deps)
     const alias = aliasPath(endpoint)
     for (const path of alias ? [endpoint.path, alias] : [endpoint.path]) {
       const methods = groups.get(path) ?? new Map<string, Handler>()

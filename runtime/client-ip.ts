@@ -1,3 +1,4 @@
+import { isIPv4, isIPv6 } from 'node:net'
 import ipaddr from 'ipaddr.js'
 
 type Cidr = readonly [ipaddr.IPv4 | ipaddr.IPv6, number]
@@ -22,6 +23,13 @@ function trusted(ip: ipaddr.IPv4 | ipaddr.IPv6, proxies: readonly Cidr[]): boole
  * blindly).
  */
 export function clientIp(socketAddress: string | undefined, forwardedFor: string | null, proxies: readonly Cidr[]): string {
+  if (proxies.length === 0 && socketAddress !== undefined) {
+    // Hot path: node reports peers in canonical text already; only the IPv4-mapped
+    // form of a dual-stack socket needs unwrapping.
+    if (isIPv4(socketAddress)) return socketAddress
+    if (socketAddress.startsWith('::ffff:') && isIPv4(socketAddress.slice(7))) return socketAddress.slice(7)
+    if (isIPv6(socketAddress)) return socketAddress
+  }
   const peer = parseIp(socketAddress)
   if (!peer) return socketAddress ?? 'unknown'
   if (proxies.length === 0 || !forwardedFor || !trusted(peer, proxies)) return peer.toString()

@@ -5,6 +5,7 @@ import type { AnyEndpoint } from './define-endpoint.ts'
 import type { Format, FormatContext } from './define-format.ts'
 import type { SuccessEnvelope } from './envelope.ts'
 import { errorEnvelope } from './envelope.ts'
+import { isoNow } from './clock.ts'
 import { ApiError, InternalError } from './errors.ts'
 
 // Building the HTTP response is the one place that knows about formats, status
@@ -68,7 +69,7 @@ export function errorResponse(thrown: unknown, options: ErrorResponseOptions): R
     error = new InternalError()
     options.log.error({ request_id: options.requestId, endpoint: options.endpoint?.name, err: thrown }, 'unhandled error')
   }
-  const envelope = errorEnvelope(error.code, error.message, error.details, options.requestId, new Date().toISOString())
+  const envelope = errorEnvelope(error.code, error.message, error.details, options.requestId, isoNow())
   const format = options.format.error ? options.format : options.formats.json
   const headers = { ...options.headers, ...baseHeaders(options.requestId, format.contentType), 'cache-control': 'no-store', ...error.headers }
   const ctx: FormatContext = { pretty: options.pretty, endpoint: options.endpoint, headers }

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto'
 import { isIP } from 'node:net'
-import { monotonicFactory, decodeTime } from 'ulid'
+import { decodeTime } from 'ulid'
 import { v4 as uuidv4, v7 as uuidv7 } from 'uuid'
 import { definePlugin } from '../../runtime/define-plugin.ts'
+import { createUlidFactory } from '../../runtime/ulid-factory.ts'
 import base64Decode from '../../registry/utilities/base64-decode.ts'
 import base64Encode from '../../registry/utilities/base64-encode.ts'
 import hash from '../../registry/utilities/hash.ts'
@@ -18,9 +19,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true })
 export default definePlugin({
   name: 'utilities',
   setup(api) {
-    // One generator for the process: ulid() re-detects its random source on every
-    // call (notes/performance.md), and one factory keeps ULIDs monotonic.
-    const nextUlid = monotonicFactory()
+    // One generator for the process keeps ULIDs monotonic (and ulid() re-detects
+    // its random source on every call: notes/performance.md).
+    const nextUlid = createUlidFactory()
     const makeUuid = (version: '4' | '7') => (version === '7' ? uuidv7() : uuidv4())
 
     api.resolve(uuid, ({ version }) => ({ uuid: makeUuid(version), version: Number(version) }))

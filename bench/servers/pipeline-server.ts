@@ -1,0 +1,13 @@
+import { serve } from 'srvx'
+import { createApp } from '../../runtime/app.ts'
+
+// The whole service as `npm start` runs it, on a port given by the load script.
+// The anonymous limit is raised so the limiter runs (and is measured) without refusing.
+
+const { app } = await createApp({
+  env: { ...process.env, LOG_LEVEL: 'warn', INFRALENS_RATE_LIMITS: 'anonymous=1000000000' },
+})
+const server = serve({ fetch: app.fetch, port: Number(process.env.PORT ?? 0), hostname: '127.0.0.1', silent: true, gracefulShutdown: false })
+await server.ready()
+process.send?.({ url: server.url })
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(0))
