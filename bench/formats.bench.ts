@@ -50,10 +50,14 @@ bench
   .add('csv (uuid)', () => void csvFormat.success(envSmall, ctx()))
 
 await bench.run()
-const rows = bench.tasks.map((t) => ({
-  task: t.name,
-  'ops/s': Math.round(t.result!.throughput.mean),
-  'mean µs': Number((t.result!.latency.mean * 1000).toFixed(2)),
-  'p99 µs': Number(((t.result!.latency.p99 ?? 0) * 1000).toFixed(2)),
-}))
+const rows = bench.tasks.map((t) => {
+  const r = t.result
+  if (r.state !== 'completed') return { task: t.name, state: r.state }
+  return {
+    task: t.name,
+    'ops/s': Math.round(r.throughput.mean),
+    'mean µs': Number((r.latency.mean * 1000).toFixed(2)),
+    'p99 µs': Number(((r.latency.p99 ?? 0) * 1000).toFixed(2)),
+  }
+})
 console.table(rows)
