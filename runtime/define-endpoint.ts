@@ -42,6 +42,12 @@ export interface EndpointDescriptor<P extends z.ZodObject = z.ZodObject, D exten
   cost: number
   /** Dotted paths of the arrays in data that sort/order/limit/offset act on. */
   lists?: readonly string[]
+  /**
+   * For endpoints that page themselves (their params claim limit/offset, e.g. an
+   * address block far too large to build): dotted paths in data whose values
+   * become meta.pagination.
+   */
+  pagination?: { total: string; limit: string; offset: string }
   /** With format=csv, this list becomes the rows (instead of data being one row). */
   csvRows?: string
   /** false: data is sent as-is, without the envelope (e.g. the OpenAPI document itself). */

@@ -9,7 +9,7 @@ import { DEFAULT_CONTROLS, parseControls } from './controls.ts'
 import type { AnyEndpoint } from './define-endpoint.ts'
 import type { FormatContext } from './define-format.ts'
 import type { Resolver, ResolverContext, UpstreamRegistry } from './define-plugin.ts'
-import type { SuccessMeta } from './envelope.ts'
+import type { Pagination, SuccessMeta } from './envelope.ts'
 import { successEnvelope } from './envelope.ts'
 import { readBody, rawInput, validateInput } from './input.ts'
 import type { Formats } from './respond.ts'
@@ -29,6 +29,23 @@ export interface PipelineDeps {
 const NO_QUERY = new URLSearchParams()
 
 export const STAGE_ORDER: readonly LayerStage[] = ['auth', 'limit', 'cache']
+
+function readPath(data: unknown, path: string): unknown {
+  let current = data
+  for (const key of path.split('.')) {
+    if (typeof current !== 'object' || current === null) return undefined
+    current = (current as Record<string, unknown>)[key]
+  }
+  return current
+}
+
+function pagingReader(paths: NonNullable<AnyEndpoint['pagination']>): (data: unknown) => Pagination {
+  return (data) => ({
+    total: readPath(data, paths.total) as number | string,
+    limit: readPath(data, paths.limit) as number | undefined,
+    offset: readPath(data, paths.offset) as number | string,
+  })
+}
 
 /**
  * What a resolver gets. A class rather than an object literal: a literal with a
@@ -84,6 +101,7 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
   const listPaths = compileListPaths(endpoint.lists)
   const category = endpoint.tag
   const wrapped = endpoint.envelope !== false
+  const ownPaging = endpoint.pagination && pagingReader(endpoint.pagination)
 
   const validate: Step = async (call, next) => {
     const c = call as RuntimeCall
@@ -151,6 +169,7 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
       if (controls.includeMeta) {
         meta = { cache: call.cache, category, endpoint: endpoint.name, tier: call.caller.tier }
         if (shaped.pagination) meta.pagination = shaped.pagination
+        else if (ownPaging) meta.pagination = ownPaging(data)
       }
       const self = controls.includeLinks ? url.pathname + url.search : undefined
       const envelope = successEnvelope(shaped.data, meta, self, call.requestId, isoNow())
