@@ -1,4 +1,4 @@
-import { fork } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -12,9 +12,28 @@ export interface RunningServer {
   stop(): Promise<void>
 }
 
+function hasTaskset(): boolean {
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * On a 2-core box the load generator and the server fight for CPU; pinning the
+ * server to core 0 and this process (the load generator) to core 1 makes runs
+ * comparable. Without taskset both float.
+ */
+export const PINNED = hasTaskset()
+if (PINNED) execFileSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' })
+
 /** Starts a bench server in its own process (same process model for every contender). */
 export async function startServer(script: string, env: Record<string, string> = {}): Promise<RunningServer> {
-  const child = fork(join(HERE, 'servers', script), [], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env }, stdio: 'inherit' })
+  const node = [process.execPath, '--import', 'tsx', join(HERE, 'servers', script)]
+  const [command, ...args] = PINNED ? ['taskset', '-c', '0', ...node] : node
+  const child = spawn(command!, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   const url = await new Promise<string>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { url: string }).url))
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)))

@@ -1,4 +1,4 @@
-import { load, median, startServer } from './load-server.ts'
+import { PINNED, load, median, startServer } from './load-server.ts'
 
 // npx tsx bench/load-uuid.ts [--rounds 3] [--duration 5] [--connections 50]
 // /api/uuid through the full pipeline vs a bare h3 handler with a body of the same
@@ -42,6 +42,7 @@ console.log(
       connections,
       duration_seconds: durationSeconds,
       rounds,
+      pinned: PINNED,
       pipeline_rps: Math.round(p),
       bare_rps: Math.round(b),
       ratio: Number((p / b).toFixed(3)),

@@ -28,6 +28,8 @@ export interface Call {
   readonly endpoint: AnyEndpoint
   readonly requestId: string
   readonly request: Request
+  /** A request header (case-insensitive name), or null. Cheaper than request.headers on Node. */
+  header(name: string): string | null
   caller: Caller
   /** Validated input (path params, endpoint query params, body). */
   input: Record<string, unknown>

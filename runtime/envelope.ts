@@ -41,15 +41,11 @@ export function successEnvelope(
   requestId: string,
   timestamp: string,
 ): SuccessEnvelope {
-  const envelope: SuccessEnvelope = { success: true, data, timestamp, request_id: requestId }
-  if (meta === undefined && self === undefined) return envelope
-  // Rebuild with meta/links before timestamp to keep the contract's key order.
-  const ordered: SuccessEnvelope = { success: true, data } as SuccessEnvelope
-  if (meta !== undefined) ordered.meta = meta
-  if (self !== undefined) ordered.links = { self }
-  ordered.timestamp = timestamp
-  ordered.request_id = requestId
-  return ordered
+  // One literal per shape keeps the contract's key order with one allocation.
+  if (meta !== undefined && self !== undefined) return { success: true, data, meta, links: { self }, timestamp, request_id: requestId }
+  if (meta !== undefined) return { success: true, data, meta, timestamp, request_id: requestId }
+  if (self !== undefined) return { success: true, data, links: { self }, timestamp, request_id: requestId }
+  return { success: true, data, timestamp, request_id: requestId }
 }
 
 export function errorEnvelope(

@@ -18,7 +18,7 @@ export default definePlugin({
         name: 'auth',
         stage: 'auth',
         forEndpoint: () => async (call, next) => {
-          const key = call.request.headers.get('x-api-key')
+          const key = call.header('x-api-key')
           if (key !== null) {
             if (!KEY_PATTERN.test(key)) {
               throw new InvalidApiKeyError('The x-api-key header is malformed: keys look like il_ followed by 32 or more letters and digits.')

@@ -52,7 +52,7 @@ export default definePlugin({
               throw new RateLimitedError(state.resetSeconds, { tier, limit, window_seconds: WINDOW_SECONDS, cost })
             }
             const state = stateOf(limit, res)
-            call.caller = { ...call.caller, rateLimit: state }
+            call.caller.rateLimit = state
             Object.assign(call.headers, headersOf(state, policies.get(tier)!))
             return next()
           }
