@@ -13,6 +13,8 @@ export function xmlName(key: string): string {
 // Characters XML 1.0 cannot carry at all, even escaped.
 const NOT_XML_CHAR = /[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
 
+const HAS_NOT_XML_CHAR = /[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u
+
 export function xmlText(text: string): string {
-  return text.replace(NOT_XML_CHAR, '\uFFFD')
+  return HAS_NOT_XML_CHAR.test(text) ? text.replace(NOT_XML_CHAR, '\uFFFD') : text
 }

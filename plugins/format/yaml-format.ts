@@ -1,9 +1,5 @@
-import { dump } from 'js-yaml'
 import { defineFormat } from '../../runtime/define-format.ts'
-
-// noRefs: shared sub-objects are written out, never as YAML anchors a consumer must resolve.
-// lineWidth -1: long strings (TXT records, keys) stay on one line.
-const toYaml = (value: unknown): string => dump(value, { noRefs: true, lineWidth: -1, skipInvalid: true })
+import { toYaml } from './yaml-emit.ts'
 
 export const yamlFormat = defineFormat({
   name: 'yaml',
