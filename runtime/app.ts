@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { H3 } from 'h3'
@@ -12,6 +13,9 @@ import type { Format } from './define-format.ts'
 import type { Plugin, PluginApi, ReadinessCheck, Resolver, UpstreamRegistry } from './define-plugin.ts'
 import { MethodNotAllowedError, NotFoundError, InputError, ApiError } from './errors.ts'
 import { createLogger } from './logger.ts'
+import { createDnsClient } from './net/dns/dns-client.ts'
+import { dnsHostLookup } from './net/dns-host-lookup.ts'
+import { createGuardedNetwork } from './net/guarded-network.ts'
 import type { PipelineDeps } from './pipeline.ts'
 import { STAGE_ORDER, createEndpointHandler } from './pipeline.ts'
 import { discoverPlugins, orderPlugins, PluginError } from './plugins.ts'
@@ -49,6 +53,13 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
   const endpoints = await loadRegistry(options.registryDirs ?? [join(ROOT, 'registry')])
   const plugins = orderPlugins([...(await discoverPlugins(options.pluginDirs ?? [join(ROOT, 'plugins')])), ...(options.plugins ?? [])])
 
+  const dns = createDnsClient({ servers: config.dnsResolvers, timeoutMs: config.dnsTimeoutMs, retries: 1 })
+  const network = createGuardedNetwork({
+    policy: { allowLoopback: config.allowPrivateTargets },
+    lookup: dnsHostLookup(dns),
+    ...(config.extraCaFile ? { extraCa: readFileSync(config.extraCaFile, 'utf8') } : {}),
+  })
+
   const resolvers = new Map<string, Resolver>()
   const upstreams: Partial<UpstreamRegistry> = {}
   const layers: Layer[] = []
@@ -61,6 +72,8 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
     const api: PluginApi = {
       config,
       log: log.child({ plugin: plugin.name }),
+      dns,
+      network,
       endpoints: () => endpoints,
       resolve(endpoint, resolver) {
         if (!known.has(endpoint.name)) {

@@ -4,6 +4,8 @@ import type { Caller, Layer } from './call.ts'
 import type { Config } from './config.ts'
 import type { AnyEndpoint } from './define-endpoint.ts'
 import type { Format } from './define-format.ts'
+import type { DnsClient } from './net/dns/dns-client.ts'
+import type { GuardedNetwork } from './net/guarded-network.ts'
 
 /**
  * Upstream clients by name. Plugins that provide one extend this interface
@@ -35,6 +37,10 @@ export type ReadinessCheck = () => Promise<void> | void
 export interface PluginApi {
   readonly config: Config
   readonly log: Logger
+  /** The service's stub resolver, on the configured resolvers (INFRALENS_DNS_RESOLVERS). */
+  readonly dns: DnsClient
+  /** The only way out: vetted targets, pinned addresses, deadlines (DESIGN §3). */
+  readonly network: GuardedNetwork
   /** Every discovered descriptor (meta endpoints document the registry with it). */
   endpoints(): readonly AnyEndpoint[]
   resolve<E extends AnyEndpoint>(endpoint: E, resolver: Resolver<E>): void

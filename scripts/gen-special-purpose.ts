@@ -7,7 +7,7 @@
  * Usage:
  *   npx tsx scripts/gen-special-purpose.ts [--from DIR] [--check]
  *
- * DIR defaults to ../shared/fixtures/iana (copies of the files published under
+ * DIR defaults to test/fixtures/iana (copies of the files published under
  * https://www.iana.org/assignments/). --check writes nothing and exits 1 when the
  * committed modules differ from what the XML gives, so CI can catch a stale copy.
  * The output is deterministic: same XML in, same bytes out.
@@ -373,7 +373,7 @@ function spaceModule(
 
 function main(argv: string[]): number {
   const fromAt = argv.indexOf('--from')
-  const dir = fromAt >= 0 && argv[fromAt + 1] ? resolve(argv[fromAt + 1] as string) : resolve(ROOT, '../shared/fixtures/iana')
+  const dir = fromAt >= 0 && argv[fromAt + 1] ? resolve(argv[fromAt + 1] as string) : resolve(ROOT, 'test/fixtures/iana')
   const check = argv.includes('--check')
   const outputs: [string, string][] = [
     [

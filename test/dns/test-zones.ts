@@ -2,8 +2,9 @@
 // way real master files are (relative names, multi-line parentheses, escapes).
 
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
-export const FIXTURES = '/work/shared/fixtures/dns'
+export const FIXTURES = fileURLToPath(new URL('../fixtures/dns/', import.meta.url))
 export const fixture = (file: string): string => join(FIXTURES, file)
 
 export const KSK = 'AwEAAaYL5iwWI6UgSQVcDZmH7DrhQU/P6cOfi4wXYDzHypsfZ1D8znPwoAqhj54kTBVqgZDHw8QEnMcS3TWxvHBvncRTIXhCLx0BNK5/6mcTSK2IDbxl0j4vkcQrOxc77tyExuFfuXouuKVtE7rggOJiX6ga5LJW2if6Jxe/Rh8+aJv7'

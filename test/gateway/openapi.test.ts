@@ -5,14 +5,21 @@ import { load } from 'js-yaml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TestApp } from '../support/app.ts'
 import { startTestApp } from '../support/app.ts'
+import type { LoopbackDns } from '../support/loopback-dns.ts'
+import { startLoopbackDns } from '../support/loopback-dns.ts'
 
 let t: TestApp
 let doc: Record<string, any>
+let dns: LoopbackDns
 beforeAll(async () => {
-  t = await startTestApp({ INFRALENS_RATE_LIMITS: 'anonymous=100000' })
+  dns = await startLoopbackDns()
+  t = await startTestApp({ ...dns.env, INFRALENS_RATE_LIMITS: 'anonymous=100000' })
   doc = (await t.json('/api/openapi.json')).body
 })
-afterAll(() => t.close())
+afterAll(async () => {
+  await t.close()
+  await dns.close()
+})
 
 function fill(path: string, example: Readonly<Record<string, string>> = {}): string {
   const used = new Set<string>()

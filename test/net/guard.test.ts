@@ -64,7 +64,7 @@ describe('target policy (decisions only, nothing is dialed)', () => {
   })
 
   it('allows public unicast, including 6to4/NAT64 of public IPv4', () => {
-    for (const a of ['1.1.1.1', '8.8.8.8', '2606:4700:4700::1111', '2a00:1450::1', '64:ff9b::808:808', '192.0.0.9']) {
+    for (const a of ['93.184.215.14', '151.101.1.69', '2606:4700:4700::1111', '2a00:1450::1', '64:ff9b::5db8:d70e', '192.0.0.9']) {
       expect(checkTargetText(a, closed).allowed, a).toBe(true)
     }
   })
@@ -103,8 +103,8 @@ describe('guarded connections against a loopback fake', () => {
     'loopback.test': ['127.0.0.1'],
     'mapped.test': ['::ffff:127.0.0.1'],
     'metadata.test': ['169.254.169.254'],
-    'mixed.test': ['8.8.8.8', '127.0.0.1'],
-    'rebind.test': ['8.8.8.8', '10.0.0.1'],
+    'mixed.test': ['93.184.215.14', '127.0.0.1'],
+    'rebind.test': ['93.184.215.14', '10.0.0.1'],
     'empty.test': [],
   }
   const lookups: string[] = []

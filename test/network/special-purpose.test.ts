@@ -12,7 +12,7 @@ import { classify, lookupSpecialPurpose, REGISTRY_SOURCES } from '../../plugins/
 import { mustCidr, mustIp, uint32, v4 } from './arbitraries.ts'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
-const FIXTURES = new URL('../../../shared/fixtures/iana/', import.meta.url)
+const FIXTURES = new URL('../fixtures/iana/', import.meta.url)
 
 function fixture(name: string): string {
   return readFileSync(new URL(name, FIXTURES), 'utf8')

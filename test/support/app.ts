@@ -4,6 +4,12 @@ import type { AppOptions, InfralensApp } from '../../runtime/app.ts'
 import { ROOT, createApp } from '../../runtime/app.ts'
 import { createFixturePlugin } from './fixture-plugin.ts'
 
+const NOWHERE = {
+  INFRALENS_DNS_RESOLVERS: '127.0.0.1:1',
+  INFRALENS_PROPAGATION_RESOLVERS: 'nowhere=127.0.0.1:1',
+  INFRALENS_DNS_TIMEOUT_MS: '200',
+}
+
 export const FIXTURE_REGISTRY = join(ROOT, 'test', 'fixtures', 'registry')
 
 export interface TestApp extends InfralensApp {
@@ -29,7 +35,9 @@ export async function startTestApp(env: Record<string, string> = {}, options: Om
   })
   const fixtures = createFixturePlugin()
   const service = await createApp({
-    env: { LOG_LEVEL: 'info', ...env },
+    // Nothing a test does may leave the machine: unless a test brings its own
+    // loopback resolvers, DNS goes to a closed loopback port and fails fast.
+    env: { LOG_LEVEL: 'info', ...NOWHERE, ...env },
     registryDirs: options.registryDirs ?? [join(ROOT, 'registry'), FIXTURE_REGISTRY],
     plugins: [fixtures.plugin, ...(options.plugins ?? [])],
     ...(options.pluginDirs ? { pluginDirs: options.pluginDirs } : {}),

@@ -1,0 +1,3 @@
+import { recordEndpoint } from '../../plugins/dns/record-endpoint.ts'
+
+export default recordEndpoint('MX', 'Mail exchanger records with preferences', 'example.com')

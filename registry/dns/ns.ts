@@ -1,0 +1,3 @@
+import { recordEndpoint } from '../../plugins/dns/record-endpoint.ts'
+
+export default recordEndpoint('NS', 'Authoritative name servers', 'example.com')

@@ -1,0 +1,27 @@
+import { z } from 'zod'
+import { defineEndpoint } from '../../runtime/define-endpoint.ts'
+import { DomainName } from '../../runtime/params/domain.ts'
+import { PropagationData } from '../../plugins/dns/dns-data.ts'
+import { queryEnum } from '../../runtime/params.ts'
+
+export const PROPAGATION_TYPES = ['A', 'AAAA', 'MX', 'TXT', 'NS', 'CNAME', 'SOA', 'CAA', 'DS', 'DNSKEY', 'HTTPS', 'SRV', 'PTR'] as const
+
+export default defineEndpoint({
+  name: 'dns.propagation',
+  tag: 'dns',
+  method: 'GET',
+  path: '/api/dns/propagation/:domain',
+  queryAlias: ['domain'],
+  summary: 'Asks every configured public resolver at once: per-resolver answer, TTL, latency, errors, and whether they agree',
+  params: z.object({
+    domain: DomainName,
+    type: z.preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), queryEnum(PROPAGATION_TYPES, { default: 'A', description: 'record type to compare' })),
+  }),
+  data: PropagationData,
+  upstreams: ['dns'],
+  cache: { ttl: '30s' },
+  cost: 5,
+  lists: ['results', 'groups'],
+  csvRows: 'results',
+  example: { domain: 'example.com', type: 'A' },
+})
