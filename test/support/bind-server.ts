@@ -1,0 +1,99 @@
+import { spawn, spawnSync } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createServer } from 'node:net'
+import type { AddressInfo } from 'node:net'
+
+// A real BIND 9 authoritative server on 127.0.0.1 (named only listens on addresses
+// an interface has, so not on other 127/8 addresses) and a free port, for interop tests:
+// what the service reports must equal what dig gets from the same server.
+
+export interface BindServer {
+  host: string
+  port: number
+  close(): Promise<void>
+}
+
+export function bindAvailable(): boolean {
+  return spawnSync('named', ['-v']).status === 0 && spawnSync('dig', ['-v']).status === 0
+}
+
+async function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer()
+    s.once('error', reject)
+    s.listen(0, host, () => {
+      const port = (s.address() as AddressInfo).port
+      s.close(() => resolve(port))
+    })
+  })
+}
+
+export async function startBind(zones: Record<string, string>, host = '127.0.0.1'): Promise<BindServer> {
+  const dir = await mkdtemp(join(tmpdir(), 'infralens-bind-'))
+  const port = await freePort(host)
+  const zoneBlocks: string[] = []
+  for (const [origin, text] of Object.entries(zones)) {
+    const file = join(dir, `${origin}.zone`)
+    await writeFile(file, text)
+    zoneBlocks.push(`zone "${origin}" { type primary; file "${file}"; };`)
+  }
+  await writeFile(
+    join(dir, 'named.conf'),
+    `options {
+  directory "${dir}";
+  pid-file "${dir}/named.pid";
+  session-keyfile "${dir}/session.key";
+  listen-on port ${port} { ${host}; };
+  listen-on-v6 { none; };
+  recursion no;
+  dnssec-validation no;
+  notify no;
+};
+controls { };
+${zoneBlocks.join('\n')}
+`,
+  )
+  const child: ChildProcess = spawn('named', ['-g', '-c', join(dir, 'named.conf'), '-n', '1'], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`named did not start:\n${output}`)), 15_000)
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      if (output.includes('running') && output.includes(`#${port}`)) {
+        clearTimeout(timer)
+        resolve()
+      }
+    }
+    child.stdout!.on('data', onData)
+    child.stderr!.on('data', onData)
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`named exited with ${code}:\n${output}`))
+    })
+  })
+  return {
+    host,
+    port,
+    async close() {
+      const exited = new Promise((r) => child.once('exit', r))
+      child.kill('SIGTERM')
+      await exited
+      await rm(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** dig's answer section, one record per line, as `name ttl class type rdata`. */
+export function dig(server: BindServer, name: string, type: string): string[] {
+  const out = spawnSync('dig', [`@${server.host}`, '-p', String(server.port), name, type, '+norecurse', '+noall', '+answer', '+nocookie', '+time=2', '+tries=1'], {
+    encoding: 'utf8',
+  })
+  if (out.status !== 0) throw new Error(`dig failed: ${out.stderr}`)
+  return out.stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith(';'))
+}
