@@ -136,6 +136,7 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
       headers: {},
       log,
       head: event.req.method === 'HEAD',
+      cors: event.req.headers.has('origin'),
     })
   }
 
@@ -155,7 +156,7 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
           status: 204,
           statusText: 'No Content',
           headers: {
-            ...baseHeaders(nextId(), 'text/plain'),
+            ...baseHeaders(nextId(), 'text/plain', true),
             allow,
             'access-control-allow-methods': allow,
             'access-control-allow-headers': 'x-api-key, content-type',

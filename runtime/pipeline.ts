@@ -179,7 +179,7 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
     const format = formats.get(controls.format) ?? formats.json
     try {
       const data = await run(call, 0)
-      const headers = baseHeaders(call.requestId, format.contentType)
+      const headers = baseHeaders(call.requestId, format.contentType, header('origin') !== null)
       for (const name in call.headers) headers[name] = call.headers[name]!
       headers['cache-control'] ??= 'no-store'
       const ctx: FormatContext = { pretty: controls.pretty, endpoint, headers }
@@ -204,6 +204,7 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
         headers: call.headers,
         log,
         head,
+        cors: header('origin') !== null,
       })
     }
   }

@@ -134,9 +134,18 @@ describe('HTTP niceties', () => {
     expect(res.headers.get('allow')).toContain('GET')
   })
 
-  it('responses expose the rate-limit and request-id headers to browsers', async () => {
+  it('browser requests (with Origin) get CORS headers exposing rate-limit and request-id headers', async () => {
+    for (const path of ['/api/uuid', '/api/nope', '/api/test/failing/upstream']) {
+      const res = await t.request(path, { headers: { origin: 'https://app.example' } })
+      expect(res.headers.get('access-control-allow-origin'), path).toBe('*')
+      expect(res.headers.get('access-control-expose-headers')).toContain('RateLimit-Remaining')
+      expect(res.headers.get('access-control-expose-headers')).toContain('X-Request-Id')
+    }
+  })
+
+  it('other clients do not pay for CORS headers', async () => {
     const res = await t.request('/api/uuid')
-    expect(res.headers.get('access-control-expose-headers')).toContain('RateLimit-Remaining')
-    expect(res.headers.get('access-control-expose-headers')).toContain('X-Request-Id')
+    expect(res.headers.get('access-control-allow-origin')).toBeNull()
+    expect(res.headers.get('x-request-id')).toMatch(ULID)
   })
 })

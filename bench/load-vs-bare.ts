@@ -1,0 +1,74 @@
+import { startDnsServer } from '../test/support/dns-server.ts'
+import { PINNED, load, median, startServer } from './load-server.ts'
+
+// npx tsx bench/load-vs-bare.ts [--path /api/uuid] [--goal 0.8] [--rounds 3] [--duration 5] [--connections 50]
+// One endpoint through the full pipeline vs a bare h3 handler returning a body of
+// the same size, alternating rounds in one run; each server in its own process.
+// DNS paths get a loopback DNS server (127.0.0.2) with a long-TTL zone, and the
+// answer is warmed into the cache first: the run measures cache hits.
+
+const args = new Map<string, string>()
+for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!)
+const rounds = Number(args.get('rounds') ?? 3)
+const durationSeconds = Number(args.get('duration') ?? 5)
+const connections = Number(args.get('connections') ?? 50)
+const path = args.get('path') ?? '/api/uuid'
+const goal = Number(args.get('goal') ?? 0.8)
+
+const ZONE = `
+$ORIGIN infralens.test.
+$TTL 86400
+@    IN SOA ns1 hostmaster ( 1 3600 900 604800 3600 )
+@    IN NS  ns1
+ns1  IN A   192.0.2.53
+@    IN A   192.0.2.10
+@    IN A   192.0.2.11
+www  IN CNAME @
+`
+const dns = path.startsWith('/api/dns/') || path.startsWith('/api/reverse-dns/') ? await startDnsServer({ host: '127.0.0.2', zones: [ZONE] }) : undefined
+const pipeline = await startServer('pipeline-server.ts', dns ? { INFRALENS_DNS_RESOLVERS: `${dns.host}:${dns.port}`, INFRALENS_ALLOW_PRIVATE_TARGETS: 'true' } : {})
+const sample = await fetch(`${pipeline.url}${path}`)
+if (sample.status !== 200) throw new Error(`${path}: ${sample.status} ${await sample.text()}`)
+const bytes = (await sample.text()).length
+const bare = await startServer('bare-server.ts', { BODY_BYTES: String(bytes) })
+const check = await (await fetch(`${bare.url}${path}`)).text()
+
+const results = { pipeline: [] as number[], bare: [] as number[] }
+try {
+  // Warm both (JIT) before measuring.
+  await load(`${pipeline.url}${path}`, { connections, durationSeconds: 2 })
+  await load(`${bare.url}${path}`, { connections, durationSeconds: 2 })
+  for (let r = 0; r < rounds; r++) {
+    for (const [name, server] of [['pipeline', pipeline], ['bare', bare]] as const) {
+      const res = await load(`${server.url}${path}`, { connections, durationSeconds })
+      if (res.non2xx || res.errors) throw new Error(`${name}: ${res.non2xx} non-2xx, ${res.errors} errors`)
+      results[name].push(res.requestsPerSecond)
+      console.error(`round ${r + 1} ${name}: ${Math.round(res.requestsPerSecond)} req/s (p50 ${res.latencyP50} ms, p99 ${res.latencyP99} ms)`)
+    }
+  }
+} finally {
+  await pipeline.stop()
+  await bare.stop()
+  await dns?.close()
+}
+const p = median(results.pipeline)
+const b = median(results.bare)
+console.log(
+  JSON.stringify(
+    {
+      path,
+      dns_queries_during_run: dns ? dns.log.length : undefined,
+      body_bytes: { pipeline: bytes, bare: check.length },
+      connections,
+      duration_seconds: durationSeconds,
+      rounds,
+      pinned: PINNED,
+      pipeline_rps: Math.round(p),
+      bare_rps: Math.round(b),
+      ratio: Number((p / b).toFixed(3)),
+      goal,
+    },
+    null,
+    2,
+  ),
+)
