@@ -7,6 +7,12 @@ export interface FormatContext {
   endpoint: AnyEndpoint | undefined
   /** Response headers; a format may add its own (csv carries envelope fields here). */
   headers: Record<string, string>
+  /**
+   * `data` is a cached object that later requests will send again, unchanged (the
+   * cache holds it and shaping did not copy it): a format may memoize its
+   * serialization by object identity.
+   */
+  stableData?: boolean
 }
 
 /** One serialization of the envelope, selected with `format=`. */

@@ -118,6 +118,7 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
   const listPaths = compileListPaths(endpoint.lists)
   const category = endpoint.tag
   const wrapped = endpoint.envelope !== false
+  const cacheable = endpoint.cache !== false
   const ownPaging = endpoint.pagination && pagingReader(endpoint.pagination)
 
   const validate: Step = async (call, next) => {
@@ -184,7 +185,9 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
       headers['cache-control'] ??= 'no-store'
       const ctx: FormatContext = { pretty: controls.pretty, endpoint, headers }
       if (!wrapped) return rawResponse(data, format, formats, ctx, head)
-      const shaped = hasShaping(controls) ? shape(data, listPaths, controls) : { data, pagination: undefined }
+      const shaping = hasShaping(controls)
+      const shaped = shaping ? shape(data, listPaths, controls) : { data, pagination: undefined }
+      ctx.stableData = cacheable && !shaping
       let meta: SuccessMeta | undefined
       if (controls.includeMeta) {
         meta = { cache: call.cache, category, endpoint: endpoint.name, tier: call.caller.tier }

@@ -12,14 +12,32 @@ const LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/
 
 export type DomainCheck = { ok: true; name: string } | { ok: false; reason: string }
 
+// net.isIP runs a very large IPv6 regex; only strings that could be addresses need it.
+const maybeIp = (s: string): boolean => s.includes(':') || /^[\d.]+$/.test(s)
+const isIpLike = (s: string): boolean => maybeIp(s) && isIP(s) !== 0
+
+// The same names arrive again and again (and validation runs before the cache):
+// remember the last few thousand verdicts.
+const memo = new Map<string, DomainCheck>()
+const MEMO_SIZE = 4096
+
 export function normalizeDomain(input: string): DomainCheck {
+  const known = memo.get(input)
+  if (known !== undefined) return known
+  const result = normalize(input)
+  if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!)
+  memo.set(input, result)
+  return result
+}
+
+function normalize(input: string): DomainCheck {
   let text = input.trim()
   if (text === '') return { ok: false, reason: 'is empty; give a domain name like example.com' }
   const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(text)
   if (scheme) text = text.slice(scheme[0].length)
   text = text.replace(/[/?#].*$/s, '')
   text = text.replace(/^[^@]*@/, '')
-  if (/^\[.*\]/.test(text) || isIP(text)) return { ok: false, reason: `"${input}" is an IP address, not a domain name` }
+  if (/^\[.*\]/.test(text) || isIpLike(text)) return { ok: false, reason: `"${input}" is an IP address, not a domain name` }
   text = text.replace(/:\d{1,5}$/, '')
   if (text.endsWith('.')) text = text.slice(0, -1)
   if (text === '') return { ok: false, reason: 'is empty; give a domain name like example.com' }
@@ -27,7 +45,7 @@ export function normalizeDomain(input: string): DomainCheck {
   const ascii = domainToASCII(text.toLowerCase())
   if (ascii === '') return { ok: false, reason: `"${input}" is not a valid domain name (IDNA conversion failed)` }
   // domainToASCII maps full-width digits and the like; the result may now be an IP.
-  if (isIP(ascii)) return { ok: false, reason: `"${input}" is an IP address, not a domain name` }
+  if (isIpLike(ascii)) return { ok: false, reason: `"${input}" is an IP address, not a domain name` }
   if (ascii.length > 253) return { ok: false, reason: `"${input}" is ${ascii.length} characters long; a domain name has at most 253` }
   const labels = ascii.split('.')
   for (const label of labels) {

@@ -108,3 +108,21 @@ describe('XML emitter', () => {
     )
   })
 })
+
+describe('JSON envelope writer', () => {
+  it('writes exactly what JSON.stringify writes, memoized or not', async () => {
+    const { jsonFormat } = await import('../../plugins/format/json-format.ts')
+    const meta = fc.option(fc.record({ cache: fc.constantFrom('hit', 'miss'), category: fc.string(), endpoint: fc.string(), tier: fc.string() }), { nil: undefined })
+    const links = fc.option(fc.record({ self: fc.string() }), { nil: undefined })
+    fc.assert(
+      fc.property(jsonish, meta, links, fc.boolean(), (data, m, l, stable) => {
+        const envelope = { success: true as const, data, ...(m ? { meta: m } : {}), ...(l ? { links: l } : {}), timestamp: '2026-11-22T22:54:34.707Z', request_id: '01M82QFTPE5CBA6ET5YK9A3YY2' }
+        const ctx = { pretty: false, endpoint: undefined, headers: {}, stableData: stable }
+        expect(jsonFormat.success(envelope, ctx)).toBe(JSON.stringify(envelope))
+        // a second write of the same object (memo hit) is the same
+        expect(jsonFormat.success(envelope, ctx)).toBe(JSON.stringify(envelope))
+      }),
+      { numRuns: 1000 },
+    )
+  })
+})
