@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -31,7 +31,10 @@ beforeAll(async () => {
   )
   t = await startTestApp({ INFRALENS_KEYS_FILE: keysFile })
 })
-afterAll(() => t.close())
+afterAll(async () => {
+  await t.close()
+  await rm(dir, { recursive: true, force: true })
+})
 
 describe('api keys', () => {
   it('generated keys have the il_ format and differ', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { generateKey, hashKey } from '../../plugins/auth/api-keys.ts'
 import { startTestApp } from '../support/app.ts'
-import { mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -94,6 +94,7 @@ describe('rate limits', () => {
       expect((await t.request('/api/uuid', kb)).headers.get('ratelimit-remaining')).toBe('1')
     } finally {
       await t.close()
+      await rm(dir, { recursive: true, force: true })
     }
   })
 })
