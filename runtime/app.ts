@@ -16,6 +16,7 @@ import { createLogger } from './logger.ts'
 import { createDnsClient } from './net/dns/dns-client.ts'
 import { dnsHostLookup } from './net/dns-host-lookup.ts'
 import { createGuardedNetwork } from './net/guarded-network.ts'
+import { createSharedRedis } from './shared-redis.ts'
 import type { PipelineDeps } from './pipeline.ts'
 import { STAGE_ORDER, createEndpointHandler } from './pipeline.ts'
 import { discoverPlugins, orderPlugins, PluginError } from './plugins.ts'
@@ -60,12 +61,27 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
     ...(config.extraCaFile ? { extraCa: readFileSync(config.extraCaFile, 'utf8') } : {}),
   })
 
+  const redis = config.redisUrl ? createSharedRedis(config.redisUrl, config.redisPrefix, log.child({ component: 'redis' })) : undefined
+
   const resolvers = new Map<string, Resolver>()
   const upstreams: Partial<UpstreamRegistry> = {}
   const layers: Layer[] = []
   const formatList: Format[] = []
   const checks: Array<{ name: string; check: ReadinessCheck }> = []
   const closers: Array<() => Promise<void> | void> = []
+  if (redis) {
+    // Redis down degrades the service (each process on its own), it does not stop it.
+    checks.push({
+      name: 'redis',
+      check: async () => {
+        try {
+          await redis.ping()
+        } catch (error) {
+          return `shared cache and rate limits unavailable (${(error as Error).message}); this process answers on its own`
+        }
+      },
+    })
+  }
   const known = new Set(endpoints.map((e) => e.name))
 
   for (const plugin of plugins) {
@@ -74,6 +90,7 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
       log: log.child({ plugin: plugin.name }),
       dns,
       network,
+      redis,
       endpoints: () => endpoints,
       resolve(endpoint, resolver) {
         if (!known.has(endpoint.name)) {
@@ -183,6 +200,7 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
     log,
     async close() {
       for (const close of closers.reverse()) await close()
+      await redis?.close()
       log.flush?.()
     },
   }

@@ -115,6 +115,7 @@ const EnvSchema = z.object({
   INFRALENS_TRUST_PROXY: cidrList.default([]),
   INFRALENS_CACHE_MAX_ENTRIES: z.coerce.number().int().min(0).default(50_000),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  INFRALENS_REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, 'letters, digits, : _ - only').default('infralens:'),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
 })
 
@@ -136,6 +137,8 @@ export interface Config {
   trustProxy: ReadonlyArray<[ipaddr.IPv4 | ipaddr.IPv6, number]>
   cacheMaxEntries: number
   redisUrl: string | undefined
+  /** Namespace of every key this deployment writes to Redis. */
+  redisPrefix: string
   logLevel: z.output<typeof EnvSchema>['LOG_LEVEL']
 }
 
@@ -171,6 +174,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     trustProxy: e.INFRALENS_TRUST_PROXY,
     cacheMaxEntries: e.INFRALENS_CACHE_MAX_ENTRIES,
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.INFRALENS_REDIS_PREFIX,
     logLevel: e.LOG_LEVEL,
   }
 }

@@ -6,6 +6,7 @@ import type { AnyEndpoint } from './define-endpoint.ts'
 import type { Format } from './define-format.ts'
 import type { DnsClient } from './net/dns/dns-client.ts'
 import type { GuardedNetwork } from './net/guarded-network.ts'
+import type { SharedRedis } from './shared-redis.ts'
 
 /**
  * Upstream clients by name. Plugins that provide one extend this interface
@@ -31,7 +32,11 @@ export type Resolver<E extends AnyEndpoint = AnyEndpoint> = (
   ctx: ResolverContext,
 ) => Promise<z.input<E['data']>> | z.input<E['data']>
 
-export type ReadinessCheck = () => Promise<void> | void
+/**
+ * Throwing means not ready. Returning a string means ready but degraded (e.g. the
+ * shared cache is away and the process runs on its own): reported, not failing.
+ */
+export type ReadinessCheck = () => Promise<void | string> | void | string
 
 /** What a plugin's setup may register. */
 export interface PluginApi {
@@ -41,6 +46,8 @@ export interface PluginApi {
   readonly dns: DnsClient
   /** The only way out: vetted targets, pinned addresses, deadlines (DESIGN §3). */
   readonly network: GuardedNetwork
+  /** Shared state across instances when REDIS_URL is set (DESIGN §4); undefined otherwise. */
+  readonly redis: SharedRedis | undefined
   /** Every discovered descriptor (meta endpoints document the registry with it). */
   endpoints(): readonly AnyEndpoint[]
   resolve<E extends AnyEndpoint>(endpoint: E, resolver: Resolver<E>): void

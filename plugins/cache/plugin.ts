@@ -4,6 +4,7 @@ import { toSeconds } from '../../runtime/duration.ts'
 import { cacheKey } from './cache-key.ts'
 import type { CacheStore } from './cache-store.ts'
 import { createMemoryStore } from './cache-store.ts'
+import { createRedisStore } from './redis-store.ts'
 
 interface Resolved {
   data: unknown
@@ -13,7 +14,8 @@ interface Resolved {
 export default definePlugin({
   name: 'cache',
   setup(api) {
-    const store: CacheStore = createMemoryStore(api.config.cacheMaxEntries)
+    const local = createMemoryStore(api.config.cacheMaxEntries)
+    const store: CacheStore = api.redis && api.config.cacheMaxEntries > 0 ? createRedisStore(api.redis, local) : local
     // Identical misses in flight share one resolver call (per process).
     const inflight = new Map<string, Promise<Resolved>>()
 

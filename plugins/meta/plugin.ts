@@ -32,8 +32,9 @@ export default definePlugin({
         api.readinessChecks().map(async ({ name, check }) => {
           const start = performance.now()
           try {
-            await check()
-            return { name, ok: true, ms: Math.round(performance.now() - start) }
+            const degraded = await check()
+            const ms = Math.round(performance.now() - start)
+            return typeof degraded === 'string' ? { name, ok: true, degraded, ms } : { name, ok: true, ms }
           } catch (error) {
             return { name, ok: false, error: (error as Error).message, ms: Math.round(performance.now() - start) }
           }

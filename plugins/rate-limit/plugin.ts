@@ -25,7 +25,7 @@ export default definePlugin({
   dependencies: ['auth'],
   setup(api) {
     const limits = api.config.rateLimits
-    const limiters = createTierLimiters(limits)
+    const limiters = createTierLimiters(limits, api.redis)
     const policies = new Map(Object.entries(limits).map(([tier, n]) => [tier, `${n};w=${WINDOW_SECONDS}`]))
 
     api.layer(

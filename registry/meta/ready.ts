@@ -10,7 +10,7 @@ export default defineEndpoint({
   params: z.object({}),
   data: z.object({
     ready: z.boolean(),
-    checks: z.array(z.object({ name: z.string(), ok: z.boolean(), error: z.string().optional(), ms: z.number() })),
+    checks: z.array(z.object({ name: z.string(), ok: z.boolean(), degraded: z.string().optional(), error: z.string().optional(), ms: z.number() })),
   }),
   cache: false,
   cost: 0,
