@@ -33,7 +33,7 @@ if (PINNED) execFileSync('taskset', ['-p', '-c', '1', String(process.pid)], { st
 export async function startServer(script: string, env: Record<string, string> = {}): Promise<RunningServer> {
   const node = [process.execPath, '--import', 'tsx', join(HERE, 'servers', script)]
   const [command, ...args] = PINNED ? ['taskset', '-c', '0', ...node] : node
-  const child = spawn(command!, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const child = spawn(command!, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
   const url = await new Promise<string>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { url: string }).url))
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)))

@@ -14,6 +14,8 @@ const durationSeconds = Number(args.get('duration') ?? 5)
 const connections = Number(args.get('connections') ?? 50)
 const path = args.get('path') ?? '/api/uuid'
 const goal = Number(args.get('goal') ?? 0.8)
+// info: the access log is written (to /dev/null) as `npm start` would write it to stdout
+const logLevel = args.get('log-level') ?? 'info'
 
 const ZONE = `
 $ORIGIN infralens.test.
@@ -26,7 +28,7 @@ ns1  IN A   192.0.2.53
 www  IN CNAME @
 `
 const dns = path.startsWith('/api/dns/') || path.startsWith('/api/reverse-dns/') ? await startDnsServer({ host: '127.0.0.2', zones: [ZONE] }) : undefined
-const pipeline = await startServer('pipeline-server.ts', dns ? { INFRALENS_DNS_RESOLVERS: `${dns.host}:${dns.port}`, INFRALENS_ALLOW_PRIVATE_TARGETS: 'true' } : {})
+const pipeline = await startServer('pipeline-server.ts', { LOG_LEVEL: logLevel, ...(dns ? { INFRALENS_DNS_RESOLVERS: `${dns.host}:${dns.port}`, INFRALENS_ALLOW_PRIVATE_TARGETS: 'true' } : {}) })
 const sample = await fetch(`${pipeline.url}${path}`)
 if (sample.status !== 200) throw new Error(`${path}: ${sample.status} ${await sample.text()}`)
 const bytes = (await sample.text()).length
@@ -57,6 +59,7 @@ console.log(
   JSON.stringify(
     {
       path,
+      log_level: logLevel,
       dns_queries_during_run: dns ? dns.log.length : undefined,
       body_bytes: { pipeline: bytes, bare: check.length },
       connections,

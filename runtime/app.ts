@@ -10,7 +10,7 @@ import type { Config } from './config.ts'
 import { loadConfig } from './config.ts'
 import type { AnyEndpoint } from './define-endpoint.ts'
 import type { Format } from './define-format.ts'
-import type { Plugin, PluginApi, ReadinessCheck, Resolver, UpstreamRegistry } from './define-plugin.ts'
+import type { Plugin, PluginApi, RawRouteHandler, ReadinessCheck, RequestObserver, Resolver, UpstreamRegistry } from './define-plugin.ts'
 import { MethodNotAllowedError, NotFoundError, InputError, ApiError } from './errors.ts'
 import { createLogger } from './logger.ts'
 import { createDnsClient } from './net/dns/dns-client.ts'
@@ -23,7 +23,7 @@ import { discoverPlugins, orderPlugins, PluginError } from './plugins.ts'
 import { aliasPath, loadRegistry } from './registry.ts'
 import { createUlidFactory } from './ulid-factory.ts'
 import type { Formats } from './respond.ts'
-import { baseHeaders, errorResponse } from './respond.ts'
+import { baseHeaders, errorInfo, errorResponse } from './respond.ts'
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -69,6 +69,8 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
   const formatList: Format[] = []
   const checks: Array<{ name: string; check: ReadinessCheck }> = []
   const closers: Array<() => Promise<void> | void> = []
+  const observers: RequestObserver[] = []
+  const rawRoutes = new Map<string, RawRouteHandler>()
   if (redis) {
     // Redis down degrades the service (each process on its own), it does not stop it.
     checks.push({
@@ -108,6 +110,12 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
       readiness: (name, check) => void checks.push({ name, check }),
       readinessChecks: () => checks,
       onClose: (close) => void closers.push(close),
+      observe: (observer) => void observers.push(observer),
+      rawRoute(path, handler) {
+        if (path.startsWith('/api/')) throw new PluginError(`Raw route ${path} would shadow the registry; /api/ belongs to descriptors`)
+        if (rawRoutes.has(path)) throw new PluginError(`Raw route ${path} is registered twice`)
+        rawRoutes.set(path, handler)
+      },
     }
     await plugin.setup(api)
   }
@@ -126,7 +134,9 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
   layers.sort((a, b) => STAGE_ORDER.indexOf(a.stage) - STAGE_ORDER.indexOf(b.stage))
 
   const nextId = createUlidFactory()
-  const deps: PipelineDeps = { config, log, layers, upstreams, formats, formatNames: new Set(formatMap.keys()), nextId }
+  const observe: RequestObserver | undefined =
+    observers.length === 0 ? undefined : observers.length === 1 ? observers[0] : (record) => observers.forEach((o) => o(record))
+  const deps: PipelineDeps = { config, log, layers, upstreams, formats, formatNames: new Set(formatMap.keys()), nextId, observe }
 
   // Paths are grouped so one route answers every method: the wrong one is a 405
   // with Allow, instead of the router's 404.
@@ -144,8 +154,13 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
 
   const errorFor = (event: H3Event, error: unknown, endpoint?: AnyEndpoint): Response => {
     const f = event.url.searchParams.get('format')?.toLowerCase()
+    const requestId = nextId()
+    if (observe) {
+      const info = errorInfo(error)
+      observe({ requestId, endpoint: null, tag: null, method: event.req.method, status: info.status, durationMs: 0, cache: null, tier: null, error: info.error })
+    }
     return errorResponse(error, {
-      requestId: nextId(),
+      requestId,
       format: (f && formatMap.get(f)) || json,
       formats,
       pretty: event.url.searchParams.has('pretty'),
@@ -182,6 +197,12 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
         })
       }
       return errorFor(event, new MethodNotAllowedError(event.req.method, allowed))
+    })
+  }
+  for (const [path, handler] of rawRoutes) {
+    app.get(path, async () => {
+      const { contentType, body } = await handler()
+      return new FastResponse(body, { status: 200, statusText: 'OK', headers: { 'content-type': contentType, 'cache-control': 'no-store' } })
     })
   }
   app.all('/**', (event) =>

@@ -38,6 +38,27 @@ export type Resolver<E extends AnyEndpoint = AnyEndpoint> = (
  */
 export type ReadinessCheck = () => Promise<void | string> | void | string
 
+/** One finished request, as operations (logs, metrics) see it. */
+export interface RequestRecord {
+  requestId: string
+  /** Descriptor name; null for requests no endpoint answered (404, 405). */
+  endpoint: string | null
+  tag: string | null
+  method: string
+  status: number
+  durationMs: number
+  cache: 'hit' | 'miss' | null
+  tier: string | null
+  /** For error responses: the code, and for upstream errors which upstream and how. */
+  error?: { code: string; upstream?: string; reason?: string }
+}
+
+/** Called synchronously after each response is built; must be cheap and never throw. */
+export type RequestObserver = (record: RequestRecord) => void
+
+/** An operational route outside the envelope (e.g. /metrics in Prometheus text). */
+export type RawRouteHandler = () => Promise<{ contentType: string; body: string }> | { contentType: string; body: string }
+
 /** What a plugin's setup may register. */
 export interface PluginApi {
   readonly config: Config
@@ -59,6 +80,9 @@ export interface PluginApi {
   /** Every check registered so far (by all plugins), for the readiness endpoint. */
   readinessChecks(): ReadonlyArray<{ name: string; check: ReadinessCheck }>
   onClose(close: () => Promise<void> | void): void
+  observe(observer: RequestObserver): void
+  /** A GET route outside /api and outside the envelope, for operators (not in the registry). */
+  rawRoute(path: string, handler: RawRouteHandler): void
 }
 
 export interface Plugin {

@@ -8,12 +8,12 @@ import type { Controls } from './controls.ts'
 import { DEFAULT_CONTROLS, parseControls } from './controls.ts'
 import type { AnyEndpoint } from './define-endpoint.ts'
 import type { FormatContext } from './define-format.ts'
-import type { Resolver, ResolverContext, UpstreamRegistry } from './define-plugin.ts'
+import type { RequestObserver, Resolver, ResolverContext, UpstreamRegistry } from './define-plugin.ts'
 import type { Pagination, SuccessMeta } from './envelope.ts'
 import { successEnvelope } from './envelope.ts'
 import { readBody, rawInput, validateInput } from './input.ts'
 import type { Formats } from './respond.ts'
-import { baseHeaders, errorResponse, rawResponse, successResponse } from './respond.ts'
+import { baseHeaders, errorInfo, errorResponse, rawResponse, successResponse } from './respond.ts'
 import { compileListPaths, hasShaping, shape } from './shape.ts'
 
 export interface PipelineDeps {
@@ -24,6 +24,8 @@ export interface PipelineDeps {
   formats: Formats
   formatNames: ReadonlySet<string>
   nextId: () => string
+  /** All observers in one function; undefined when there are none (no timing cost). */
+  observe: RequestObserver | undefined
 }
 
 const NO_QUERY = new URLSearchParams()
@@ -45,6 +47,24 @@ function pagingReader(paths: NonNullable<AnyEndpoint['pagination']>): (data: unk
     limit: readPath(data, paths.limit) as number | undefined,
     offset: readPath(data, paths.offset) as number | string,
   })
+}
+
+function report(observe: RequestObserver, call: Call, status: number, started: number, error?: { code: string; upstream?: string; reason?: string }): void {
+  try {
+    observe({
+      requestId: call.requestId,
+      endpoint: call.endpoint.name,
+      tag: call.endpoint.tag,
+      method: call.request.method,
+      status,
+      durationMs: performance.now() - started,
+      cache: status < 400 ? call.cache : null,
+      tier: call.caller.tier,
+      ...(error ? { error } : {}),
+    })
+  } catch {
+    // Operations must never break an answer.
+  }
 }
 
 /**
@@ -143,7 +163,10 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
   const run = (call: Call, index: number): Promise<unknown> =>
     index < steps.length ? steps[index]!(call, () => run(call, index + 1)) : resolve(call)
 
+  const observe = deps.observe
+
   return async (event) => {
+    const started = observe ? performance.now() : 0
     const request = event.req
     const url = event.url
     const head = request.method === 'HEAD'
@@ -184,7 +207,11 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
       for (const name in call.headers) headers[name] = call.headers[name]!
       headers['cache-control'] ??= 'no-store'
       const ctx: FormatContext = { pretty: controls.pretty, endpoint, headers }
-      if (!wrapped) return rawResponse(data, format, formats, ctx, head)
+      if (!wrapped) {
+        const response = rawResponse(data, format, formats, ctx, head)
+        if (observe) report(observe, call, 200, started)
+        return response
+      }
       const shaping = hasShaping(controls)
       const shaped = shaping ? shape(data, listPaths, controls) : { data, pagination: undefined }
       ctx.stableData = cacheable && !shaping
@@ -196,8 +223,14 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
       }
       const self = controls.includeLinks ? url.pathname + url.search : undefined
       const envelope = successEnvelope(shaped.data, meta, self, call.requestId, isoNow())
-      return successResponse(envelope, format, ctx, head)
+      const response = successResponse(envelope, format, ctx, head)
+      if (observe) report(observe, call, 200, started)
+      return response
     } catch (error) {
+      if (observe) {
+        const info = errorInfo(error)
+        report(observe, call, info.status, started, info.error)
+      }
       return errorResponse(error, {
         requestId: call.requestId,
         format,

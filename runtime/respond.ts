@@ -66,6 +66,20 @@ export interface ErrorResponseOptions {
   cors: boolean
 }
 
+/** How a thrown value is reported to observers (metrics, access logs). */
+export function errorInfo(thrown: unknown): { status: number; error: { code: string; upstream?: string; reason?: string } } {
+  if (!(thrown instanceof ApiError)) return { status: 500, error: { code: 'internal_error' } }
+  const { upstream, reason } = thrown.details as { upstream?: unknown; reason?: unknown }
+  return {
+    status: thrown.status,
+    error: {
+      code: thrown.code,
+      ...(typeof upstream === 'string' ? { upstream } : {}),
+      ...(typeof reason === 'string' ? { reason } : {}),
+    },
+  }
+}
+
 /** Any thrown value -> the error envelope; unknown errors are logged and hidden. */
 export function errorResponse(thrown: unknown, options: ErrorResponseOptions): Response {
   let error: ApiError

@@ -5,7 +5,7 @@ import { createApp } from '../../runtime/app.ts'
 // The anonymous limit is raised so the limiter runs (and is measured) without refusing.
 
 const { app } = await createApp({
-  env: { ...process.env, LOG_LEVEL: 'warn', INFRALENS_RATE_LIMITS: 'anonymous=1000000000' },
+  env: { LOG_LEVEL: 'warn', ...process.env, INFRALENS_RATE_LIMITS: 'anonymous=1000000000' },
 })
 const server = serve({ fetch: app.fetch, port: Number(process.env.PORT ?? 0), hostname: '127.0.0.1', silent: true, gracefulShutdown: false })
 await server.ready()
