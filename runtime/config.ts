@@ -114,6 +114,8 @@ const EnvSchema = z.object({
   INFRALENS_RATE_LIMITS: rateLimits.default(rateLimits.parse('anonymous=60,free=600,pro=6000')),
   INFRALENS_TRUST_PROXY: cidrList.default([]),
   INFRALENS_CACHE_MAX_ENTRIES: z.coerce.number().int().min(0).default(50_000),
+  INFRALENS_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(25_000),
+  INFRALENS_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   INFRALENS_REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, 'letters, digits, : _ - only').default('infralens:'),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
@@ -136,6 +138,10 @@ export interface Config {
   rateLimits: Readonly<Record<string, number>>
   trustProxy: ReadonlyArray<[ipaddr.IPv4 | ipaddr.IPv6, number]>
   cacheMaxEntries: number
+  /** Deadline of one request's upstream work; past it the answer is a 504. */
+  requestTimeoutMs: number
+  /** How long SIGTERM waits for in-flight requests before exiting anyway. */
+  shutdownGraceMs: number
   redisUrl: string | undefined
   /** Namespace of every key this deployment writes to Redis. */
   redisPrefix: string
@@ -173,6 +179,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     rateLimits: e.INFRALENS_RATE_LIMITS,
     trustProxy: e.INFRALENS_TRUST_PROXY,
     cacheMaxEntries: e.INFRALENS_CACHE_MAX_ENTRIES,
+    requestTimeoutMs: e.INFRALENS_REQUEST_TIMEOUT_MS,
+    shutdownGraceMs: e.INFRALENS_SHUTDOWN_GRACE_MS,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.INFRALENS_REDIS_PREFIX,
     logLevel: e.LOG_LEVEL,

@@ -78,6 +78,13 @@ export class UnavailableError extends ApiError {
   }
 }
 
+/** 504: the request's own deadline passed before its upstreams answered. */
+export class DeadlineError extends ApiError {
+  constructor(ms: number) {
+    super(504, 'timeout', `The answer took longer than the ${ms} ms request deadline; try again, or ask for less.`, { timeout_ms: ms })
+  }
+}
+
 export class InternalError extends ApiError {
   constructor() {
     super(500, 'internal_error', 'The service failed to answer this request; the error was logged with its request id.')

@@ -1,6 +1,6 @@
-import { serve } from 'srvx'
 import { createApp } from './app.ts'
 import { ConfigError } from './config.ts'
+import { listen } from './server.ts'
 
 // npm start: the whole service on the embedded defaults (PORT 3000).
 
@@ -13,19 +13,26 @@ try {
   process.exit(1)
 }
 const { app, config, log, endpoints } = service
-const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host, silent: true, gracefulShutdown: false })
-await server.ready()
+const server = await listen(service, { port: config.port, host: config.host })
 log.info({ url: server.url, endpoints: endpoints.length }, 'infralens listening')
 
+// SIGTERM/SIGINT: stop accepting, let in-flight requests finish (up to the grace
+// period), then close Redis and flush logs.
 let stopping = false
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (stopping) return
     stopping = true
-    log.info({ signal }, 'shutting down')
+    log.info({ signal }, 'shutting down: no new connections, finishing in-flight requests')
+    const force = setTimeout(() => {
+      log.warn({ grace_ms: config.shutdownGraceMs }, 'grace period over; closing remaining connections')
+      void server.close(true)
+    }, config.shutdownGraceMs)
+    force.unref()
     void (async () => {
       await server.close()
       await service.close()
+      log.info('stopped')
       process.exit(0)
     })()
   })

@@ -11,6 +11,7 @@ import type { FormatContext } from './define-format.ts'
 import type { RequestObserver, Resolver, ResolverContext, UpstreamRegistry } from './define-plugin.ts'
 import type { Pagination, SuccessMeta } from './envelope.ts'
 import { successEnvelope } from './envelope.ts'
+import { DeadlineError } from './errors.ts'
 import { readBody, rawInput, validateInput } from './input.ts'
 import type { Formats } from './respond.ts'
 import { baseHeaders, errorInfo, errorResponse, rawResponse, successResponse } from './respond.ts'
@@ -76,17 +77,30 @@ class CallContext implements ResolverContext {
   readonly config: Config
   readonly log: Logger
   readonly #call: Call
+  readonly #deadline: AbortController | undefined
 
-  constructor(call: Call, deps: PipelineDeps, log: Logger) {
+  constructor(call: Call, deps: PipelineDeps, log: Logger, deadlineMs: number | undefined) {
     this.#call = call
     this.upstreams = deps.upstreams
     this.config = deps.config
     this.log = log
+    this.#deadline = deadlineMs === undefined ? undefined : new AbortController()
   }
 
+  #signal: AbortSignal | undefined
   get signal(): AbortSignal {
-    // Only resolvers that pass it on pay for srvx's AbortController.
-    return this.#call.request.signal
+    // Built on first use: only resolvers that pass it on pay for it. Aborted when
+    // the client goes away or the request deadline passes.
+    if (this.#signal === undefined) {
+      const client = this.#call.request.signal
+      this.#signal = this.#deadline ? AbortSignal.any([client, this.#deadline.signal]) : client
+    }
+    return this.#signal
+  }
+
+  /** The deadline passed: cancel whatever upstream work is still running. */
+  abort(): void {
+    this.#deadline?.abort(new Error('request deadline passed'))
   }
 
   get caller(): Readonly<Call['caller']> {
@@ -152,7 +166,22 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
     return next()
   }
 
-  const resolve = (call: Call): Promise<unknown> => Promise.resolve(resolver(call.input, new CallContext(call, deps, log)))
+  // Endpoints that reach upstreams get a deadline; pure computations cannot hang
+  // and skip the timer.
+  const deadlineMs = endpoint.upstreams?.length ? config.requestTimeoutMs : undefined
+  const resolve = (call: Call): Promise<unknown> => {
+    const ctx = new CallContext(call, deps, log, deadlineMs)
+    const work = Promise.resolve(resolver(call.input, ctx))
+    if (deadlineMs === undefined) return work
+    let timer: NodeJS.Timeout | undefined
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        ctx.abort()
+        reject(new DeadlineError(deadlineMs))
+      }, deadlineMs)
+    })
+    return Promise.race([work, deadline]).finally(() => clearTimeout(timer))
+  }
 
   const steps: Step[] = [
     ...stepsFor(endpoint, deps.layers, 'auth'),

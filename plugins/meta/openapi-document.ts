@@ -122,6 +122,7 @@ function operation(endpoint: AnyEndpoint, aliased: boolean): JsonSchema {
       '502': { $ref: '#/components/responses/UpstreamError' },
     },
   }
+  if (endpoint.upstreams?.length) (op.responses as JsonSchema)['504'] = { $ref: '#/components/responses/Timeout' }
   if (endpoint.description) op.description = endpoint.description
   const body = params.find((p) => p.in === 'body')
   if (body && endpoint.body) {
@@ -204,7 +205,7 @@ export function buildOpenApi(endpoints: readonly AnyEndpoint[], version: string)
               properties: {
                 code: {
                   type: 'string',
-                  enum: ['bad_request', 'invalid_api_key', 'not_found', 'method_not_allowed', 'payload_too_large', 'rate_limited', 'internal_error', 'upstream_error', 'service_unavailable'],
+                  enum: ['bad_request', 'invalid_api_key', 'not_found', 'method_not_allowed', 'payload_too_large', 'rate_limited', 'internal_error', 'upstream_error', 'service_unavailable', 'timeout'],
                 },
                 message: { type: 'string' },
                 details: { type: 'object' },
@@ -222,6 +223,7 @@ export function buildOpenApi(endpoints: readonly AnyEndpoint[], version: string)
         PayloadTooLarge: errorResponse('Request body too large (payload_too_large)'),
         RateLimited: errorResponse('Rate limit of your tier exceeded (rate_limited)', { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }),
         InternalError: errorResponse('Bug in the service (internal_error); logged with the request id'),
+        Timeout: errorResponse('The request deadline passed before the upstreams answered (timeout)'),
         UpstreamError: errorResponse('An upstream data source failed (upstream_error); details.upstream and details.reason say which and how'),
       },
     },

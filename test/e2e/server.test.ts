@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process'
 import type { Server } from 'srvx'
-import { serve } from 'srvx'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from '../../runtime/app.ts'
+import { listen as listenWithLimits } from '../../runtime/server.ts'
 import type { TestApp } from '../support/app.ts'
 import { startTestApp } from '../support/app.ts'
+import { startLoopbackDns } from '../support/loopback-dns.ts'
 
 async function listen(t: TestApp): Promise<{ server: Server; base: string }> {
-  const server = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1', silent: true, gracefulShutdown: false })
-  await server.ready()
+  const server = await listenWithLimits(t, { port: 0, host: '127.0.0.1' })
   return { server, base: server.url!.replace(/\/$/, '') }
 }
 
@@ -43,6 +43,12 @@ describe('over a real socket', () => {
     const body = (await res.json()) as { success: boolean; data: { status: string } }
     expect(body.success).toBe(true)
     expect(body.data.status).toBe('ok')
+  })
+
+  it('oversized headers are refused by the server (431), the process keeps serving', async () => {
+    const res = await fetch(`${base}/api/health`, { headers: { 'x-junk': 'a'.repeat(20_000) } })
+    expect(res.status).toBe(431)
+    expect((await fetch(`${base}/api/health`)).status).toBe(200)
   })
 
   it('serves an error envelope for junk paths', async () => {
@@ -93,6 +99,46 @@ describe('npm start', () => {
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
     child.kill('SIGTERM')
     expect(await exited).toBe(0)
+  })
+
+  it('SIGTERM under load: in-flight requests finish, new connections are refused, exit 0', async () => {
+    const dns = await startLoopbackDns()
+    dns.resolver.setFault({ kind: 'delay', ms: 800 } as never)
+    const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/main.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, ...dns.env, INFRALENS_DNS_TIMEOUT_MS: '3000', PORT: '0', HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let out = ''
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()))
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setInterval(() => {
+          const match = /"url":"([^"]+)"/.exec(out)
+          if (match) {
+            clearInterval(timer)
+            resolve(match[1]!)
+          }
+        }, 20)
+        child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)))
+      })
+      const inflight = Array.from({ length: 5 }, (_, i) => fetch(new URL(`/api/dns/a/host${i}.infralens.test`, url)).then(async (r) => ({ status: r.status, body: (await r.json()) as { success: boolean } })))
+      await new Promise((r) => setTimeout(r, 200))
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+      child.kill('SIGTERM')
+      await new Promise((r) => setTimeout(r, 100))
+      await expect(fetch(new URL('/api/health', url))).rejects.toThrow()
+      const done = await Promise.all(inflight)
+      for (const d of done) {
+        expect(d.status).toBe(200)
+        expect(d.body.success).toBe(true)
+      }
+      expect(await exited).toBe(0)
+      expect(out).toContain('shutting down')
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL')
+      await dns.close()
+    }
   })
 
   it('refuses to start on a bad config value, naming it', async () => {

@@ -19,6 +19,7 @@ export interface TestApp extends InfralensApp {
   json(path: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: Record<string, any> }>
   logs: Array<Record<string, unknown>>
   calls: Map<string, number>
+  slowSignals: AbortSignal[]
 }
 
 /**
@@ -54,5 +55,6 @@ export async function startTestApp(env: Record<string, string> = {}, options: Om
     },
     logs,
     calls: fixtures.calls,
+    slowSignals: fixtures.slowSignals,
   }
 }

@@ -7,6 +7,7 @@ import expensive from '../fixtures/registry/expensive.ts'
 import failing from '../fixtures/registry/failing.ts'
 import items from '../fixtures/registry/items.ts'
 import weirdKeys from '../fixtures/registry/weird-keys.ts'
+import slow from '../fixtures/registry/slow.ts'
 
 export const ITEMS = [
   { id: 3, name: 'charlie', score: 7.5, tags: ['b', 'c'], owner: { name: 'Zed', email: '=cmd|calc' } },
@@ -30,6 +31,8 @@ export const WEIRD = {
 /** Resolvers for the fixture endpoints; `calls` counts resolver runs per endpoint. */
 export function createFixturePlugin() {
   const calls = new Map<string, number>()
+  /** Abort signals seen by test.slow, in call order (were they aborted in the end?). */
+  const slowSignals: AbortSignal[] = []
   const count = (name: string) => {
     const n = (calls.get(name) ?? 0) + 1
     calls.set(name, n)
@@ -53,9 +56,17 @@ export function createFixturePlugin() {
         throw new InputError('Bad thing.', { param: 'kind' })
       })
       api.resolve(weirdKeys, () => ({ ...WEIRD }))
+      api.upstream('slow' as never, {} as never)
+      api.resolve(slow, async ({ ms }, ctx) => {
+        const signal = ctx.signal
+        slowSignals.push(signal)
+        const started = Date.now()
+        await sleep(ms, undefined, { signal }).catch(() => {})
+        return { waited_ms: Date.now() - started, aborted: signal.aborted }
+      })
       api.resolve(expensive, () => ({ ok: true }))
       api.resolve(echo, ({ body }) => ({ entries: Array.isArray(body) ? body : body.entries }))
     },
   })
-  return { plugin, calls }
+  return { plugin, calls, slowSignals }
 }
