@@ -16,6 +16,7 @@ import { createLogger } from './logger.ts'
 import { createDnsClient } from './net/dns/dns-client.ts'
 import { dnsHostLookup } from './net/dns-host-lookup.ts'
 import { createGuardedNetwork } from './net/guarded-network.ts'
+import { createUpstreamGuard } from './net/upstream-guard.ts'
 import { createSharedRedis } from './shared-redis.ts'
 import type { PipelineDeps } from './pipeline.ts'
 import { STAGE_ORDER, createEndpointHandler } from './pipeline.ts'
@@ -58,6 +59,7 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
   const network = createGuardedNetwork({
     policy: { allowLoopback: config.allowPrivateTargets },
     lookup: dnsHostLookup(dns),
+    guard: createUpstreamGuard({ threshold: config.breakerThreshold, openMs: config.breakerOpenMs, maxConcurrent: config.upstreamConcurrency }),
     ...(config.extraCaFile ? { extraCa: readFileSync(config.extraCaFile, 'utf8') } : {}),
   })
 

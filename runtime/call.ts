@@ -34,6 +34,8 @@ export interface Call {
   /** Validated input (path params, endpoint query params, body). */
   input: Record<string, unknown>
   cache: 'hit' | 'miss'
+  /** Set when a cached answer past its TTL is served because the upstream failed. */
+  stale?: { reason: string; expired_at: string }
   /** Upper bound on freshness set by the resolver (seconds). */
   ttl: number | undefined
   /** Seconds the answer may be reused by clients; set by the cache layer. */

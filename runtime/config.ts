@@ -114,7 +114,11 @@ const EnvSchema = z.object({
   INFRALENS_RATE_LIMITS: rateLimits.default(rateLimits.parse('anonymous=60,free=600,pro=6000')),
   INFRALENS_TRUST_PROXY: cidrList.default([]),
   INFRALENS_CACHE_MAX_ENTRIES: z.coerce.number().int().min(0).default(50_000),
+  INFRALENS_STALE_IF_ERROR_S: z.coerce.number().int().min(0).max(7 * 86_400).default(3600),
   INFRALENS_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(25_000),
+  INFRALENS_BREAKER_THRESHOLD: z.coerce.number().int().min(1).max(1000).default(5),
+  INFRALENS_BREAKER_OPEN_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  INFRALENS_UPSTREAM_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(16),
   INFRALENS_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   INFRALENS_REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, 'letters, digits, : _ - only').default('infralens:'),
@@ -138,8 +142,15 @@ export interface Config {
   rateLimits: Readonly<Record<string, number>>
   trustProxy: ReadonlyArray<[ipaddr.IPv4 | ipaddr.IPv6, number]>
   cacheMaxEntries: number
+  /** How long past its TTL a cached answer may stand in for a failing upstream (0: never). */
+  staleIfErrorSeconds: number
   /** Deadline of one request's upstream work; past it the answer is a 504. */
   requestTimeoutMs: number
+  /** Failures in a row that open an upstream's circuit, and how long it stays open. */
+  breakerThreshold: number
+  breakerOpenMs: number
+  /** Calls in flight per upstream host; more wait their turn. */
+  upstreamConcurrency: number
   /** How long SIGTERM waits for in-flight requests before exiting anyway. */
   shutdownGraceMs: number
   redisUrl: string | undefined
@@ -180,7 +191,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     trustProxy: e.INFRALENS_TRUST_PROXY,
     cacheMaxEntries: e.INFRALENS_CACHE_MAX_ENTRIES,
     requestTimeoutMs: e.INFRALENS_REQUEST_TIMEOUT_MS,
+    staleIfErrorSeconds: e.INFRALENS_STALE_IF_ERROR_S,
     shutdownGraceMs: e.INFRALENS_SHUTDOWN_GRACE_MS,
+    breakerThreshold: e.INFRALENS_BREAKER_THRESHOLD,
+    breakerOpenMs: e.INFRALENS_BREAKER_OPEN_MS,
+    upstreamConcurrency: e.INFRALENS_UPSTREAM_CONCURRENCY,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.INFRALENS_REDIS_PREFIX,
     logLevel: e.LOG_LEVEL,

@@ -16,6 +16,8 @@ export interface SuccessMeta {
   endpoint: string
   tier: string
   pagination?: Pagination
+  /** Present when the answer is a cached one past its TTL, served because the upstream failed. */
+  stale?: { reason: string; expired_at: string }
 }
 
 export interface SuccessEnvelope {

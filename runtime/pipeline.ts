@@ -247,6 +247,7 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
       let meta: SuccessMeta | undefined
       if (controls.includeMeta) {
         meta = { cache: call.cache, category, endpoint: endpoint.name, tier: call.caller.tier }
+        if (call.stale) meta.stale = call.stale
         if (shaped.pagination) meta.pagination = shaped.pagination
         else if (ownPaging) meta.pagination = ownPaging(data)
       }

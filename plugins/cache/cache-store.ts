@@ -4,11 +4,14 @@ export interface CacheEntry {
   data: unknown
   /** Epoch ms after which the entry is stale. */
   expiresAt: number
+  /** Epoch ms until which a stale entry may still answer when the upstream fails. */
+  staleUntil: number
 }
 
 /**
  * Where cached data lives. The memory store answers synchronously; a shared store
- * (Redis) returns promises — callers await either.
+ * (Redis) returns promises — callers await either. Entries are kept until
+ * staleUntil; freshness (expiresAt) is the caller's judgement.
  */
 export interface CacheStore {
   get(key: string): CacheEntry | undefined | Promise<CacheEntry | undefined>
@@ -22,14 +25,14 @@ export function createMemoryStore(maxEntries: number): CacheStore {
     get(key) {
       const entry = lru.get(key)
       if (entry === undefined) return undefined
-      if (entry.expiresAt <= Date.now()) {
+      if (entry.staleUntil <= Date.now()) {
         lru.delete(key)
         return undefined
       }
       return entry
     },
     set(key, entry) {
-      lru.set(key, entry, { ttl: Math.max(1, entry.expiresAt - Date.now()) })
+      lru.set(key, entry, { ttl: Math.max(1, entry.staleUntil - Date.now()) })
     },
   }
 }

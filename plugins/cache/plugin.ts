@@ -1,8 +1,9 @@
 import { defineLayer } from '../../runtime/call.ts'
 import { definePlugin } from '../../runtime/define-plugin.ts'
 import { toSeconds } from '../../runtime/duration.ts'
+import { ApiError } from '../../runtime/errors.ts'
 import { cacheKey } from './cache-key.ts'
-import type { CacheStore } from './cache-store.ts'
+import type { CacheEntry, CacheStore } from './cache-store.ts'
 import { createMemoryStore } from './cache-store.ts'
 import { createRedisStore } from './redis-store.ts'
 
@@ -11,11 +12,15 @@ interface Resolved {
   ttl: number
 }
 
+/** Upstream trouble (502 and the request deadline's 504) may be answered from stale data. */
+const upstreamTrouble = (error: unknown) => error instanceof ApiError && (error.code === 'upstream_error' || error.code === 'timeout')
+
 export default definePlugin({
   name: 'cache',
   setup(api) {
     const local = createMemoryStore(api.config.cacheMaxEntries)
     const store: CacheStore = api.redis && api.config.cacheMaxEntries > 0 ? createRedisStore(api.redis, local) : local
+    const staleMs = api.config.staleIfErrorSeconds * 1000
     // Identical misses in flight share one resolver call (per process).
     const inflight = new Map<string, Promise<Resolved>>()
 
@@ -28,9 +33,10 @@ export default definePlugin({
           const ttlSeconds = toSeconds(endpoint.cache.ttl)
           return async (call, next) => {
             const key = cacheKey(endpoint.name, call.input)
-            const entry = await store.get(key)
-            if (entry !== undefined) {
-              const remaining = Math.max(0, Math.floor((entry.expiresAt - Date.now()) / 1000))
+            const entry: CacheEntry | undefined = await store.get(key)
+            const now = Date.now()
+            if (entry !== undefined && entry.expiresAt > now) {
+              const remaining = Math.floor((entry.expiresAt - now) / 1000)
               call.cache = 'hit'
               call.maxAge = remaining
               call.headers['cache-control'] = `public, max-age=${remaining}`
@@ -42,18 +48,31 @@ export default definePlugin({
                 const data = await next()
                 // A resolver may only lower the TTL (e.g. to a DNS record's TTL).
                 const ttl = Math.max(0, Math.floor(Math.min(ttlSeconds, call.ttl ?? ttlSeconds)))
-                if (ttl > 0) await store.set(key, { data, expiresAt: Date.now() + ttl * 1000 })
+                if (ttl > 0) {
+                  const expiresAt = Date.now() + ttl * 1000
+                  await store.set(key, { data, expiresAt, staleUntil: expiresAt + staleMs })
+                }
                 return { data, ttl }
               })()
               inflight.set(key, flight)
               const done = () => inflight.delete(key)
               flight.then(done, done)
             }
-            const { data, ttl } = await flight
-            call.cache = 'miss'
-            call.maxAge = ttl
-            call.headers['cache-control'] = ttl > 0 ? `public, max-age=${ttl}` : 'no-store'
-            return data
+            try {
+              const { data, ttl } = await flight
+              call.cache = 'miss'
+              call.maxAge = ttl
+              call.headers['cache-control'] = ttl > 0 ? `public, max-age=${ttl}` : 'no-store'
+              return data
+            } catch (error) {
+              // stale-if-error: yesterday's answer, marked as such, beats a 502.
+              if (entry === undefined || !upstreamTrouble(error)) throw error
+              call.cache = 'hit'
+              call.stale = { reason: (error as ApiError).message, expired_at: new Date(entry.expiresAt).toISOString() }
+              call.maxAge = 0
+              call.headers['cache-control'] = 'max-age=0, must-revalidate'
+              return entry.data
+            }
           }
         },
       }),

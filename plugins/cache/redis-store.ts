@@ -21,13 +21,13 @@ export function createRedisStore(redis: SharedRedis, local: CacheStore): CacheSt
       }
       if (text === null) return undefined
       const entry = JSON.parse(text) as CacheEntry
-      if (entry.expiresAt <= Date.now()) return undefined
+      if (entry.staleUntil <= Date.now()) return undefined
       await local.set(key, entry)
       return entry
     },
     async set(key, entry) {
       await local.set(key, entry)
-      const ttl = entry.expiresAt - Date.now()
+      const ttl = entry.staleUntil - Date.now()
       if (ttl <= 0 || !redis.isUp()) return
       try {
         await redis.client.set(keyOf(key), JSON.stringify(entry), 'PX', ttl)

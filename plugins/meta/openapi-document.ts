@@ -183,6 +183,11 @@ export function buildOpenApi(endpoints: readonly AnyEndpoint[], version: string)
             category: { type: 'string' },
             endpoint: { type: 'string' },
             tier: { type: 'string', examples: ['anonymous', 'free', 'pro'] },
+            stale: {
+              type: 'object',
+              description: 'Present when a cached answer past its TTL is served because the upstream failed',
+              properties: { reason: { type: 'string' }, expired_at: { type: 'string', format: 'date-time' } },
+            },
             pagination: {
               type: 'object',
               properties: {

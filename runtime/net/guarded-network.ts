@@ -11,6 +11,7 @@ import type { UpstreamReason } from '../errors.ts'
 import { TargetBlockedError } from './target-blocked-error.ts'
 import type { TargetPolicy } from './target-policy.ts'
 import { checkTargetText } from './target-policy.ts'
+import type { UpstreamGuard } from './upstream-guard.ts'
 
 // The one way out of the process. Every hostname is resolved with the service's
 // own DNS client, every address is vetted by the target policy, and the socket is
@@ -26,6 +27,8 @@ export interface GuardedNetworkOptions {
   /** Extra trusted roots (PEM) for outbound TLS, added to Node's bundled ones. */
   extraCa?: string
   defaultTimeoutMs?: number
+  /** Breaker and concurrency bound for named upstreams (requests with `upstream`). */
+  guard?: UpstreamGuard
 }
 
 export interface ConnectOptions {
@@ -159,6 +162,13 @@ export function createGuardedNetwork(options: GuardedNetworkOptions): GuardedNet
   }
 
   async function request(url: string, o: HttpRequestOptions = {}): Promise<HttpResponse> {
+    if (!options.guard || o.upstream === undefined) return requestOnce(url, o)
+    // Keyed by upstream and host: one dead RDAP server does not stop the others.
+    const key = `${o.upstream} ${new URL(url).host}`
+    return options.guard.run(key, o.upstream, () => requestOnce(url, o), o.signal, (res) => res.status >= 500 || res.status === 429)
+  }
+
+  async function requestOnce(url: string, o: HttpRequestOptions): Promise<HttpResponse> {
     const started = performance.now()
     const target = new URL(url)
     if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new TypeError(`Only http(s) URLs can be fetched, not ${target.protocol}`)

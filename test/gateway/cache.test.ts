@@ -79,4 +79,34 @@ describe('cache', () => {
     expect(res.body.meta.cache).toBe('miss')
     expect(res.headers.get('cache-control')).toBe('no-store')
   })
+
+  it('stale-if-error: an expired entry answers, marked, when the upstream fails', async () => {
+    await t.json('/api/test/cached/stale?ttl=1')
+    await new Promise((r) => setTimeout(r, 1100))
+    t.toggles.upstreamDown = true
+    const res = await t.json('/api/test/cached/stale?ttl=1')
+    expect(res.status).toBe(200)
+    expect(res.body.data).toEqual({ key: 'stale', call: 1 })
+    expect(res.body.meta.cache).toBe('hit')
+    expect(res.body.meta.stale).toEqual({ reason: 'The fake upstream did not answer in time.', expired_at: expect.any(String) })
+    expect(res.headers.get('cache-control')).toBe('max-age=0, must-revalidate')
+    // never seen before: nothing stale to give, so the 502 stands
+    expect((await t.json('/api/test/cached/never-seen')).status).toBe(502)
+    t.toggles.upstreamDown = false
+    const fresh = await t.json('/api/test/cached/stale?ttl=1')
+    expect(fresh.body.meta).not.toHaveProperty('stale')
+    expect(fresh.body.data.call).toBe(4) // 1 first, 2 failed, 3 never-seen, 4 now
+  })
+
+  it('stale-if-error can be turned off', async () => {
+    const off = await startTestApp({ INFRALENS_STALE_IF_ERROR_S: '0' })
+    try {
+      await off.json('/api/test/cached/x?ttl=1')
+      await new Promise((r) => setTimeout(r, 1100))
+      off.toggles.upstreamDown = true
+      expect((await off.json('/api/test/cached/x?ttl=1')).status).toBe(502)
+    } finally {
+      await off.close()
+    }
+  })
 })

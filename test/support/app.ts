@@ -20,6 +20,7 @@ export interface TestApp extends InfralensApp {
   logs: Array<Record<string, unknown>>
   calls: Map<string, number>
   slowSignals: AbortSignal[]
+  toggles: { upstreamDown: boolean }
 }
 
 /**
@@ -56,5 +57,6 @@ export async function startTestApp(env: Record<string, string> = {}, options: Om
     logs,
     calls: fixtures.calls,
     slowSignals: fixtures.slowSignals,
+    toggles: fixtures.toggles,
   }
 }

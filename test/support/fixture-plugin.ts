@@ -33,6 +33,8 @@ export function createFixturePlugin() {
   const calls = new Map<string, number>()
   /** Abort signals seen by test.slow, in call order (were they aborted in the end?). */
   const slowSignals: AbortSignal[] = []
+  /** Flip to make test.cached's "upstream" fail (stale-if-error tests). */
+  const toggles = { upstreamDown: false }
   const count = (name: string) => {
     const n = (calls.get(name) ?? 0) + 1
     calls.set(name, n)
@@ -45,6 +47,7 @@ export function createFixturePlugin() {
       api.resolve(cached, async ({ key, ttl, delay }, ctx) => {
         const call = count('test.cached')
         if (delay) await sleep(delay)
+        if (toggles.upstreamDown) throw new UpstreamError('fake', 'timeout', 'The fake upstream did not answer in time.')
         if (ttl !== undefined) ctx.lowerTtl(ttl)
         return { key, call }
       })
@@ -68,5 +71,5 @@ export function createFixturePlugin() {
       api.resolve(echo, ({ body }) => ({ entries: Array.isArray(body) ? body : body.entries }))
     },
   })
-  return { plugin, calls, slowSignals }
+  return { plugin, calls, slowSignals, toggles }
 }
