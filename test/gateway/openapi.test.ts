@@ -6,19 +6,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TestApp } from '../support/app.ts'
 import { startTestApp } from '../support/app.ts'
 import type { LoopbackDns } from '../support/loopback-dns.ts'
-import { startLoopbackDns } from '../support/loopback-dns.ts'
+import { DEFAULT_ZONES, startLoopbackDns } from '../support/loopback-dns.ts'
+import type { FakeRdap } from '../support/fake-rdap.ts'
+import { RDAP_ZONES, startFakeRdap } from '../support/fake-rdap.ts'
 
 let t: TestApp
 let doc: Record<string, any>
 let dns: LoopbackDns
+let rdap: FakeRdap
 beforeAll(async () => {
-  dns = await startLoopbackDns()
-  t = await startTestApp({ ...dns.env, INFRALENS_RATE_LIMITS: 'anonymous=100000' })
+  dns = await startLoopbackDns({ zones: [...DEFAULT_ZONES, ...RDAP_ZONES] })
+  rdap = await startFakeRdap()
+  t = await startTestApp({ ...dns.env, ...rdap.env, INFRALENS_RATE_LIMITS: 'anonymous=100000' })
   doc = (await t.json('/api/openapi.json')).body
 })
 afterAll(async () => {
   await t.close()
   await dns.close()
+  await rdap.close()
 })
 
 function fill(path: string, example: Readonly<Record<string, string>> = {}): string {

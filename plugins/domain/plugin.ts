@@ -1,0 +1,33 @@
+import { definePlugin } from '../../runtime/define-plugin.ts'
+import type { ResolverContext } from '../../runtime/define-plugin.ts'
+import age from '../../registry/domain/age.ts'
+import intelligence from '../../registry/domain/intelligence.ts'
+import nameservers from '../../registry/domain/nameservers.ts'
+import registrar from '../../registry/domain/registrar.ts'
+import whois from '../../registry/domain/whois.ts'
+import type { RdapClient } from '../rdap/rdap-client.ts'
+import { domainAge, domainNameservers, domainRegistrar, domainWhois } from './domain-answers.ts'
+import { domainIntelligence } from './intelligence.ts'
+
+// Resolvers of /api/domain/*. The RDAP client comes from the rdap plugin (as an
+// upstream), DNS from the service's resolver.
+
+function rdapOf(ctx: ResolverContext): RdapClient {
+  const rdap = ctx.upstreams.rdap
+  // The descriptors declare upstreams: ['rdap'], so start-up fails without it.
+  if (!rdap) throw new Error('the rdap upstream is not registered')
+  return rdap
+}
+
+export default definePlugin({
+  name: 'domain',
+  dependencies: ['rdap'],
+  setup(api) {
+    const dns = api.dns
+    api.resolve(whois, ({ domain }, ctx) => domainWhois(rdapOf(ctx), domain, ctx.signal))
+    api.resolve(registrar, ({ domain }, ctx) => domainRegistrar(rdapOf(ctx), domain, ctx.signal))
+    api.resolve(age, ({ domain }, ctx) => domainAge(rdapOf(ctx), domain, Date.now(), ctx.signal))
+    api.resolve(nameservers, ({ domain }, ctx) => domainNameservers(rdapOf(ctx), dns, domain, ctx.signal, (s) => ctx.lowerTtl(s)))
+    api.resolve(intelligence, ({ domain }, ctx) => domainIntelligence(rdapOf(ctx), dns, domain, Date.now(), ctx.signal, (s) => ctx.lowerTtl(s)))
+  },
+})

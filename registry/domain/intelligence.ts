@@ -1,0 +1,21 @@
+import { z } from 'zod'
+import { defineEndpoint } from '../../runtime/define-endpoint.ts'
+import { DomainName } from '../../runtime/params/domain.ts'
+import { DomainIntelligenceData } from '../../plugins/domain/domain-data.ts'
+
+export default defineEndpoint({
+  name: 'domain.intelligence',
+  tag: 'domain',
+  method: 'GET',
+  path: '/api/domain/intelligence/:domain',
+  queryAlias: ['domain'],
+  summary: 'Registrar, age, status, DNSSEC delegation, name servers, MX/SPF/DMARC presence and CAA, with findings by severity',
+  params: z.object({ domain: DomainName }),
+  data: DomainIntelligenceData,
+  upstreams: ['rdap', 'dns'],
+  cache: { ttl: '5m' },
+  cost: 5,
+  lists: ['findings', 'errors'],
+  csvRows: 'findings',
+  example: { domain: 'google.com' },
+})
