@@ -57,13 +57,6 @@ export function skipLine(buf: Uint8Array, p: number, to: number): number {
   return p + 1
 }
 
-/** Number of line feeds in the buffer: an upper bound on rows, to size arrays once. */
-export function countLines(buf: Buffer): number {
-  let n = 0
-  for (let p = buf.indexOf(LF); p >= 0; p = buf.indexOf(LF, p + 1)) n++
-  return buf.length > 0 && buf[buf.length - 1] !== LF ? n + 1 : n
-}
-
 /**
  * End of the next chunk: the line boundary at or after from + size, so a parse
  * step can yield to the event loop between chunks without splitting a row.

@@ -27,7 +27,9 @@ export class Ipv6RangeParser {
   #orgIds: Uint32Array
   #count = 0
   skipped = 0
-  #ordered = true
+  #overlaps = 0
+  /** Row with the largest end so far: a start at or below it overlaps. */
+  #widest = -1
   readonly #orgs: OrgTable
   readonly #words = new Uint32Array(4)
 
@@ -75,7 +77,10 @@ export class Ipv6RangeParser {
         continue
       }
       p = scanOrgField(buf, p + 1, to)
-      if (n > 0 && compareAt(this.#starts, n, this.#ends, n - 1) <= 0) this.#ordered = false
+      const widest = this.#widest
+      if (widest < 0 || compareAt(this.#ends, n, this.#ends, widest) > 0) this.#widest = n
+      if (widest >= 0 && compareAt(this.#starts, n, this.#ends, widest) <= 0) this.#overlaps++
+      else if (n > 0 && compareAt(this.#starts, n, this.#starts, n - 1) < 0) this.#overlaps++
       this.#asns[n] = asn
       this.#orgIds[n] = this.#orgs.intern(asn, buf, org.from, org.to, org.hash, org.quoted)
       this.#count = n + 1
@@ -97,7 +102,7 @@ export class Ipv6RangeParser {
 
   finish(): { ranges: Ipv6Ranges; overlaps: number } {
     const count = this.#count
-    if (this.#ordered) {
+    if (this.#overlaps === 0) {
       return {
         ranges: {
           count,
@@ -129,9 +134,7 @@ export class Ipv6RangeParser {
       out.asns[i] = this.#asns[row] as number
       out.orgIds[i] = this.#orgIds[row] as number
     })
-    let overlaps = 0
-    for (let i = 1; i < count; i++) if (compareAt(this.#starts, i, this.#ends, i - 1) <= 0) overlaps++
-    return { ranges: out, overlaps: Math.max(overlaps, 1) }
+    return { ranges: out, overlaps: this.#overlaps }
   }
 }
 
@@ -206,7 +209,7 @@ export function findIpv6(r: Ipv6Ranges, w0: number, w1: number, w2: number, w3: 
     if (lessThanAt(w0, w1, w2, w3, s, mid)) hi = mid - 1
     else lo = mid
   }
-  return lessThanAt(w0, w1, w2, w3, r.ends, lo) && !equalAt(w0, w1, w2, w3, r.ends, lo) ? -1 : lo
+  return lessThanAt(w0, w1, w2, w3, r.ends, lo) || equalAt(w0, w1, w2, w3, r.ends, lo) ? lo : -1
 }
 
 /** address < key i of a */

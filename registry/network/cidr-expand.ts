@@ -1,0 +1,33 @@
+import { z } from 'zod'
+import { defineEndpoint } from '../../runtime/define-endpoint.ts'
+import { queryInt } from '../../runtime/params.ts'
+import { BlockOffsetParam, CidrParam } from '../../runtime/params/cidr.ts'
+import { EXPAND_DEFAULT_LIMIT, EXPAND_MAX_LIMIT } from '../../plugins/network/ip/expand.ts'
+import { CidrExpandData } from '../../plugins/network/network-data.ts'
+
+export default defineEndpoint({
+  name: 'network.cidr-expand',
+  tag: 'network',
+  method: 'GET',
+  path: '/api/cidr/expand/**:cidr',
+  queryAlias: ['cidr'],
+  summary: `The addresses of a CIDR block, ${EXPAND_DEFAULT_LIMIT} per page by default (at most ${EXPAND_MAX_LIMIT}), paged arithmetically: any block, IPv6 /0 included`,
+  params: z.object({
+    cidr: CidrParam,
+    limit: queryInt({
+      min: 1,
+      max: EXPAND_MAX_LIMIT,
+      default: EXPAND_DEFAULT_LIMIT,
+      description: `addresses per page, 1-${EXPAND_MAX_LIMIT}`,
+    }),
+    offset: BlockOffsetParam,
+  }),
+  data: CidrExpandData,
+  // Pages are cheap to compute and up to 4096 addresses each: caching them would
+  // let one client fill the cache.
+  cache: false,
+  cost: 1,
+  pagination: { total: 'total', limit: 'limit', offset: 'offset' },
+  csvRows: 'addresses',
+  example: { cidr: '192.0.2.0/28', limit: '8', offset: '4' },
+})
