@@ -22,10 +22,18 @@ export function nameFromWire(wire: Buffer): Name {
   return { wire: lower, text: nameToText(lower) }
 }
 
+// Cached answers are handed out again and again; their owners are converted once.
+const owners = new WeakMap<DnsRecord, Name>()
+
 /** A record's owner, from its wire form when it has one (exact bytes, escapes and all). */
 export function ownerOf(record: DnsRecord): Name {
-  const wire = wireOf(record)
-  return wire ? nameFromWire(wire.owner) : nameOf(record.name)
+  let owner = owners.get(record)
+  if (!owner) {
+    const wire = wireOf(record)
+    owner = wire ? nameFromWire(wire.owner) : nameOf(record.name)
+    owners.set(record, owner)
+  }
+  return owner
 }
 
 export const ROOT: Name = nameOf('.')

@@ -62,7 +62,8 @@ ${zoneBlocks.join('\n')}
     const timer = setTimeout(() => reject(new Error(`named did not start:\n${output}`)), 15_000)
     const onData = (chunk: Buffer) => {
       output += chunk.toString()
-      if (output.includes('running') && output.includes(`#${port}`)) {
+      // the final "running" line, not "running as:"/"running on" printed at start (before the sockets are up)
+      if (/ running\s*$/m.test(output) && output.includes(`#${port}`)) {
         clearTimeout(timer)
         resolve()
       }

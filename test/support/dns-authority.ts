@@ -1,9 +1,11 @@
 // Authoritative answers from in-memory zones (RFC 1034 §4.3.2): referrals with glue at
 // delegations, CNAME chains followed inside the zone, wildcards (RFC 4592), NXDOMAIN
 // versus NODATA with the SOA in authority (RFC 2308), and with DO the RRSIGs and the
-// NSEC records the zone holds. Enough to be a believable server, not a complete one.
+// NSEC records the zone holds (or NSEC3, dns-nsec3.ts). Enough to be a believable
+// server, not a complete one.
 
 import { lowercaseWire, nameToText, encodeName } from '../../runtime/net/dns/dns-name.ts'
+import { nsec3Of } from './dns-nsec3.ts'
 import { ancestors, coveringNsec, isAtOrBelow, rrset, signaturesOf, T, type Zone } from './dns-zone.ts'
 import type { ZoneRecord } from './zone-file.ts'
 
@@ -70,12 +72,13 @@ class Responder {
     if (zone.names.has(key)) return this.node(key, nameWire, qtype, depth, false)
     const encloser = path.slice(0, -1).reverse().find((name) => zone.names.has(name)) ?? zone.origin
     const wildcard = encloser === '.' ? '*' : `*.${encloser}`
+    const nsec3 = nsec3Of(zone)
     if (zone.nodes.has(wildcard)) {
-      if (this.dnssec) this.addNsec(coveringNsec(zone, nameWire))
+      if (this.dnssec) for (const proof of nsec3 ? nsec3.wildcardAnswer(nameWire, encodeName(encloser)) : [coveringNsec(zone, nameWire)]) this.addNsec(proof)
       return this.node(wildcard, nameWire, qtype, depth, true)
     }
     this.out.rcode = RCODE.NXDOMAIN
-    this.negative([coveringNsec(zone, nameWire), coveringNsec(zone, encodeName(wildcard))])
+    this.negative(nsec3 ? nsec3.nxdomain(nameWire) : [coveringNsec(zone, nameWire), coveringNsec(zone, encodeName(wildcard))])
   }
 
   private node(key: string, owner: Buffer, qtype: number, depth: number, synthesized: boolean): void {
@@ -100,7 +103,13 @@ class Responder {
       if (depth < MAX_CNAME_CHAIN && isAtOrBelow(keyOf(target), zone.origin)) this.resolve(target, qtype, depth + 1)
       return
     }
-    this.negative(rrset(zone, key, T.NSEC))
+    const nsec3 = nsec3Of(zone)
+    if (nsec3) this.negative(synthesized ? nsec3.wildcardNodata(owner, encodeName(key)) : nsec3.nodata(owner))
+    else {
+      // An empty non-terminal has no NSEC of its own: the one covering it proves NODATA.
+      const own = rrset(zone, key, T.NSEC)
+      this.negative(own.length > 0 ? own : [coveringNsec(zone, owner)])
+    }
   }
 
   private referral(cutKey: string, ns: ZoneRecord[]): void {
@@ -109,7 +118,9 @@ class Responder {
     for (const r of ns) this.out.authorities.push(toWire(r))
     if (this.dnssec) {
       const ds = rrset(zone, cutKey, T.DS)
+      const nsec3 = nsec3Of(zone)
       if (ds.length > 0) this.add(this.out.authorities, ds, cutKey, T.DS)
+      else if (nsec3) for (const proof of nsec3.nodata(encodeName(cutKey))) this.addNsec(proof)
       else this.addNsec(rrset(zone, cutKey, T.NSEC)[0])
     }
     for (const r of ns) this.glue(r.rdata, false)
@@ -135,9 +146,10 @@ class Responder {
     }
   }
 
+  /** An NSEC or NSEC3 record with its RRSIG, once. */
   private addNsec(nsec: ZoneRecord | undefined): void {
-    if (!nsec || this.out.authorities.some((rr) => rr.typeCode === T.NSEC && rr.owner.equals(nsec.ownerWire))) return
-    this.add(this.out.authorities, [nsec], nsec.key, T.NSEC)
+    if (!nsec || this.out.authorities.some((rr) => rr.typeCode === nsec.typeCode && rr.owner.equals(nsec.ownerWire))) return
+    this.add(this.out.authorities, [nsec], nsec.key, nsec.typeCode)
   }
 
   /** NXDOMAIN/NODATA: the SOA with the negative TTL (RFC 2308 §3), and with DO the proofs. */

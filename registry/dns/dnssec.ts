@@ -1,0 +1,23 @@
+import { z } from 'zod'
+import { defineEndpoint } from '../../runtime/define-endpoint.ts'
+import { DomainName } from '../../runtime/params/domain.ts'
+import { DnssecData } from '../../plugins/dnssec/dnssec-data.ts'
+
+export default defineEndpoint({
+  name: 'dns.dnssec',
+  tag: 'dns',
+  method: 'GET',
+  path: '/api/dns/dnssec/:domain',
+  queryAlias: ['domain'],
+  summary: 'DNSSEC verdict on the A RRset, validated locally from the trust anchor down: secure, insecure, bogus or indeterminate, with the chain',
+  description:
+    'Walks the chain of trust from the trust anchor (INFRALENS_TRUST_ANCHORS; the IANA root KSKs by default) through every zone cut: DS in the parent, DNSKEY in the child, signatures and their validity windows, NSEC/NSEC3 proofs for missing DS records and for NODATA/NXDOMAIN answers. The resolver is asked with DO+CD, so its own validation plays no part.',
+  params: z.object({ domain: DomainName }),
+  data: DnssecData,
+  upstreams: ['dns'],
+  cache: { ttl: '5m' },
+  cost: 2,
+  lists: ['chain', 'findings'],
+  csvRows: 'chain',
+  example: { domain: 'example.com' },
+})
