@@ -1,0 +1,49 @@
+import type { EmailEnv } from './email-checks.ts'
+import { runEmailChecks } from './email-checks.ts'
+import { partSummaries } from './email-summary.ts'
+import { dedupeFindings, sortFindings } from './findings.ts'
+import type { DiagnoseDataShape, HealthDataShape } from './report-data.ts'
+import type { PartSummary } from './scoring.ts'
+import { DIAGNOSE_WEIGHTS, HEALTH_WEIGHTS, grade, overallScore } from './scoring.ts'
+
+type Grade = HealthDataShape['grade']
+
+/** SPF, DMARC, DKIM, MX and STARTTLS, scored. */
+export async function emailHealth(env: EmailEnv, domain: string, selectors: readonly string[] = []): Promise<HealthDataShape> {
+  const report = await runEmailChecks(env, domain, { selectors, extended: false })
+  const parts = partSummaries(report, HEALTH_WEIGHTS) as HealthDataShape['parts']
+  const score = overallScore(parts)
+  return {
+    domain,
+    score,
+    grade: grade(score) as Grade,
+    sends_mail: report.sends_mail,
+    receives_mail: report.receives_mail,
+    findings: sortFindings(dedupeFindings(Object.values(parts).flatMap((p: PartSummary) => p.findings))),
+    parts,
+  }
+}
+
+/** Everything in health, plus MTA-STS, TLS-RPT, BIMI and cross-checks, with each part's full data. */
+export async function emailDiagnose(env: EmailEnv, domain: string, selectors: readonly string[] = []): Promise<DiagnoseDataShape> {
+  const report = await runEmailChecks(env, domain, { selectors, extended: true })
+  const parts = partSummaries(report, DIAGNOSE_WEIGHTS) as DiagnoseDataShape['parts']
+  const score = overallScore(parts)
+  return {
+    domain,
+    score,
+    grade: grade(score) as Grade,
+    sends_mail: report.sends_mail,
+    receives_mail: report.receives_mail,
+    findings: sortFindings(dedupeFindings(Object.values(parts).flatMap((p: PartSummary) => p.findings))),
+    parts,
+    spf: report.spf,
+    dmarc: report.dmarc,
+    dkim: report.dkim,
+    mx: report.mx,
+    tls: report.tls,
+    mta_sts: report.mta_sts!,
+    tls_rpt: report.tls_rpt!,
+    bimi: report.bimi!,
+  }
+}

@@ -1,0 +1,20 @@
+import { z } from 'zod'
+import { defineEndpoint } from '../../runtime/define-endpoint.ts'
+import { DomainName } from '../../runtime/params/domain.ts'
+import { DmarcData } from '../../plugins/email/dmarc/dmarc-data.ts'
+
+export default defineEndpoint({
+  name: 'dns.dmarc',
+  tag: 'dns',
+  method: 'GET',
+  path: '/api/dns/dmarc/:domain',
+  queryAlias: ['domain'],
+  summary: 'The DMARC record parsed and validated (RFC 7489, DMARCbis tags noted), with the policy that applies to the domain',
+  params: z.object({ domain: DomainName }),
+  data: DmarcData,
+  upstreams: ['dns'],
+  cache: { ttl: '5m' },
+  cost: 1,
+  lists: ['tags', 'report_destinations', 'findings'],
+  example: { domain: 'example.com' },
+})

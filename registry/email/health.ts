@@ -1,0 +1,22 @@
+import { z } from 'zod'
+import { defineEndpoint } from '../../runtime/define-endpoint.ts'
+import { DomainName } from '../../runtime/params/domain.ts'
+import { SelectorsParam } from '../../plugins/email/dkim/dkim-data.ts'
+import { HealthData } from '../../plugins/email/report-data.ts'
+
+export default defineEndpoint({
+  name: 'email.health',
+  tag: 'email',
+  method: 'GET',
+  path: '/api/email/health/:domain',
+  queryAlias: ['domain'],
+  summary: 'Deliverability health: SPF, DKIM, DMARC, MX and STARTTLS on each MX, scored per part with findings',
+  params: z.object({ domain: DomainName, selectors: SelectorsParam }),
+  data: HealthData,
+  upstreams: ['dns', 'smtp'],
+  cache: { ttl: '5m' },
+  cost: 5,
+  lists: ['findings'],
+  csvRows: 'findings',
+  example: { domain: 'example.com' },
+})

@@ -1,0 +1,19 @@
+import { defineEndpoint } from '../../runtime/define-endpoint.ts'
+import { SpfData, SpfParams } from '../../plugins/email/spf/spf-data.ts'
+
+export default defineEndpoint({
+  name: 'email.spf',
+  tag: 'email',
+  method: 'GET',
+  path: '/api/email/spf/:domain',
+  queryAlias: ['domain'],
+  summary: 'SPF record inspection: every term parsed, the include/redirect tree with lookup and void-lookup counts, findings; check_host() for ?ip=',
+  params: SpfParams,
+  data: SpfData,
+  upstreams: ['dns'],
+  cache: { ttl: '5m' },
+  cost: 2,
+  lists: ['tree', 'findings'],
+  csvRows: 'tree',
+  example: { domain: 'example.com', ip: '192.0.2.1' },
+})
