@@ -1,7 +1,5 @@
 import { definePlugin } from '../../runtime/define-plugin.ts'
-import asn from '../../registry/network/asn.ts'
 import whoisIp from '../../registry/network/whois-ip.ts'
-import { asnRegistration } from './asn-registration.ts'
 import { createBootstrapStore } from './bootstrap-store.ts'
 import { ipRegistration } from './ip-registration.ts'
 import type { RdapClient } from './rdap-client.ts'
@@ -36,6 +34,6 @@ export default definePlugin({
     api.upstream('rdap', rdap)
 
     api.resolve(whoisIp, ({ ip }, ctx) => ipRegistration(rdap, ip, ctx.signal))
-    api.resolve(asn, ({ asn: number }, ctx) => asnRegistration(rdap, number, ctx.signal))
+    // /api/asn is resolved by plugins/routing, which puts asnRegistration's answer beside RIPEstat's.
   },
 })

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { AsnParam } from '../../plugins/rdap/asn-param.ts'
-import { AsnRegistrationData } from '../../plugins/rdap/rdap-data.ts'
+import { AsnData } from '../../plugins/routing/routing-data.ts'
 
 export default defineEndpoint({
   name: 'network.asn',
@@ -9,11 +9,12 @@ export default defineEndpoint({
   method: 'GET',
   path: '/api/asn/:asn',
   queryAlias: ['asn'],
-  summary: 'Registration of an ASN via RDAP: name, holder, country, RIR, registration dates, contacts',
+  summary: 'An ASN: its registration via RDAP (name, holder, country, RIR, dates, contacts) and its routing via RIPEstat (prefixes announced per family, neighbours)',
   params: z.object({ asn: AsnParam }),
-  data: AsnRegistrationData,
-  upstreams: ['rdap'],
-  cache: { ttl: '6h' },
+  data: AsnData,
+  upstreams: ['rdap', 'ripestat'],
+  // Routing changes within hours; registration data would keep for 6 h on its own.
+  cache: { ttl: '1h' },
   cost: 2,
   lists: ['entities', 'events', 'notices', 'remarks'],
   example: { asn: 'AS13335' },

@@ -1,0 +1,74 @@
+import { definePlugin } from '../../runtime/define-plugin.ts'
+import asn from '../../registry/network/asn.ts'
+import bgpAsnEndpoint from '../../registry/network/bgp-asn.ts'
+import bgpPrefixEndpoint from '../../registry/network/bgp-prefix.ts'
+import intelligenceEndpoint from '../../registry/network/intelligence.ts'
+import rpki from '../../registry/network/rpki.ts'
+import { asnAnswer } from './asn-answer.ts'
+import { bgpAsn } from './bgp-asn.ts'
+import { bgpPrefix } from './bgp-prefix.ts'
+import { intelligence } from './intelligence.ts'
+import { createLocalIpData } from './local-ip-data.ts'
+import type { RipestatClient } from './ripestat/ripestat-client.ts'
+import { createRipestatClient } from './ripestat/ripestat-client.ts'
+import { rpkiAnswer } from './rpki-answer.ts'
+import { VrpStore } from './rpki/vrp-store.ts'
+import { vrpSource } from './rpki/vrp-source.ts'
+
+declare module '../../runtime/define-plugin.ts' {
+  interface UpstreamRegistry {
+    ripestat: RipestatClient
+    rpki: VrpStore
+  }
+}
+
+/**
+ * A RIPEstat call gets at most 60% of the request deadline (15 s by default):
+ * RIPEstat is slow for big ASNs, and a late answer should be a 502 naming it
+ * rather than the gateway's bare 504.
+ */
+export function ripestatTimeoutMs(requestTimeoutMs: number): number {
+  return Math.max(200, Math.min(15_000, Math.floor(requestTimeoutMs * 0.6)))
+}
+
+/** Each part of an intelligence answer gets a third of the deadline (at most 8 s). */
+export function partTimeoutMs(requestTimeoutMs: number): number {
+  return Math.max(200, Math.min(8_000, Math.floor(requestTimeoutMs / 3)))
+}
+
+/** Answers that lack a part (an upstream failed) are kept this long, not the descriptor's TTL. */
+const DEGRADED_TTL_S = 60
+
+export default definePlugin({
+  name: 'routing',
+  setup(api) {
+    const ripestat = createRipestatClient({
+      network: api.network,
+      baseUrl: api.config.ripestatUrl,
+      timeoutMs: ripestatTimeoutMs(api.config.requestTimeoutMs),
+    })
+    api.upstream('ripestat', ripestat)
+
+    const vrps = new VrpStore({ source: vrpSource(api.config.vrpUrl, api.network, 120_000), log: api.log })
+    api.upstream('rpki', vrps)
+    api.readiness('rpki-vrps', () => vrps.readiness())
+    api.onClose(() => vrps.close())
+    vrps.start()
+
+    const local = createLocalIpData(api.log)
+
+    api.resolve(asn, ({ asn: number }, ctx) => {
+      const rdap = ctx.upstreams.rdap
+      if (!rdap) throw new Error('the rdap plugin is not installed')
+      return asnAnswer(rdap, ripestat, number, ctx.signal, () => ctx.lowerTtl(DEGRADED_TTL_S))
+    })
+    api.resolve(bgpPrefixEndpoint, ({ prefix }, ctx) => bgpPrefix(ripestat, prefix, ctx.signal))
+    api.resolve(bgpAsnEndpoint, ({ asn: number }, ctx) => bgpAsn(ripestat, number, ctx.signal))
+    api.resolve(rpki, ({ prefix, asn: origin }, ctx) => rpkiAnswer({ ripestat, vrps }, prefix, origin, ctx.signal))
+    api.resolve(intelligenceEndpoint, ({ ip }, ctx) =>
+      intelligence({ ripestat, vrps, dns: api.dns, local, partTimeoutMs: partTimeoutMs(api.config.requestTimeoutMs) }, ip, ctx.signal, () =>
+        ctx.lowerTtl(DEGRADED_TTL_S),
+      ),
+    )
+  },
+})

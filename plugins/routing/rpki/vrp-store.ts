@@ -1,0 +1,221 @@
+import type { Logger } from 'pino'
+import { UnavailableError } from '../../../runtime/errors.ts'
+import { VrpIndex } from './vrp-index.ts'
+import { parseVrpJsonInSlices } from './vrp-json.ts'
+import type { Validators, VrpSource } from './vrp-source.ts'
+
+// The VRP set the service validates against: loaded at start in the background,
+// refreshed periodically, swapped in whole when a new one is ready. Requests
+// always use the set in hand and never wait for a refresh; a failed refresh keeps
+// the last good set (and says so in answers). Until a first set is loaded, RPKI
+// answers are 503 with the reason.
+//
+// Readiness: failing while the first load is under way (an orchestrator should
+// not send RPKI traffic to an instance that cannot answer it), but only for that
+// first attempt: if the source cannot be had, the instance reports ready and
+// degraded, so one dead VRP mirror does not keep the whole API out of service.
+
+export interface LoadedVrps {
+  index: VrpIndex
+  source: string
+  /** When this set was loaded (ms since epoch). */
+  loadedAt: number
+  /** When the export says it was generated, ISO 8601. */
+  generatedAt: string | null
+  builtBy: string | null
+  asnStyle: string
+  bytes: number
+  loadMs: number
+  rejectedSamples: string[]
+  validators: Validators
+}
+
+export interface VrpStatus {
+  set: LoadedVrps | null
+  /** Last time the source answered (a new set, or "unchanged"). */
+  checkedAt: number | null
+  lastError: { message: string; at: number } | null
+  failures: number
+  loading: boolean
+  nextAttemptAt: number | null
+}
+
+export interface VrpStoreOptions {
+  source: VrpSource
+  log: Logger
+  /** Time between refreshes of a good set. */
+  refreshMs?: number
+  /** First retry after a failure; doubles up to refreshMs. */
+  retryMs?: number
+  /** Deadline of one fetch. */
+  timeoutMs?: number
+  /** A set generated longer ago than this is flagged stale. */
+  staleAfterMs?: number
+  now?: () => number
+}
+
+const MINUTE = 60_000
+
+export class VrpStore {
+  private set: LoadedVrps | null = null
+  private checkedAt: number | null = null
+  private lastError: { message: string; at: number } | null = null
+  private failures = 0
+  private attempts = 0
+  private inFlight: Promise<boolean> | null = null
+  private timer: NodeJS.Timeout | null = null
+  private nextAttemptAt: number | null = null
+  private closed = false
+  private readonly abort = new AbortController()
+  private readonly refreshMs: number
+  private readonly retryMs: number
+  private readonly timeoutMs: number
+  readonly staleAfterMs: number
+  private readonly now: () => number
+
+  constructor(private readonly options: VrpStoreOptions) {
+    this.refreshMs = options.refreshMs ?? 10 * MINUTE
+    this.retryMs = options.retryMs ?? MINUTE
+    this.timeoutMs = options.timeoutMs ?? 2 * MINUTE
+    this.staleAfterMs = options.staleAfterMs ?? 24 * 60 * MINUTE
+    this.now = options.now ?? Date.now
+  }
+
+  get source(): string {
+    return this.options.source.location
+  }
+
+  /** Starts the first load and the refresh schedule; returns at once. */
+  start(): void {
+    void this.refresh()
+  }
+
+  current(): LoadedVrps | null {
+    return this.set
+  }
+
+  status(): VrpStatus {
+    return {
+      set: this.set,
+      checkedAt: this.checkedAt,
+      lastError: this.lastError,
+      failures: this.failures,
+      loading: this.inFlight !== null,
+      nextAttemptAt: this.nextAttemptAt,
+    }
+  }
+
+  /** The set to validate with, or a 503 saying why there is none. */
+  require(): LoadedVrps {
+    if (this.set) return this.set
+    const details = {
+      data: 'vrps',
+      source: this.source,
+      ...(this.lastError ? { last_error: this.lastError.message } : {}),
+      ...(this.nextAttemptAt !== null ? { next_attempt_in_s: Math.max(0, Math.ceil((this.nextAttemptAt - this.now()) / 1000)) } : {}),
+    }
+    if (this.lastError === null) {
+      throw new UnavailableError(`RPKI validation is not available yet: the VRP set from ${this.source} is still loading.`, details)
+    }
+    throw new UnavailableError(
+      `RPKI validation is unavailable: no VRP set could be loaded from ${this.source} (${this.lastError.message}); retrying in the background.`,
+      details,
+    )
+  }
+
+  /** For api.readiness: throws while the first attempt runs; degraded (a string) without a set after it. */
+  readiness(): void | string {
+    if (this.set) {
+      return this.lastError && this.lastError.at > this.set.loadedAt
+        ? `serving the VRP set loaded ${new Date(this.set.loadedAt).toISOString()}; refreshing from ${this.source} fails: ${this.lastError.message}`
+        : undefined
+    }
+    if (this.attempts === 0 || (this.attempts === 1 && this.inFlight)) throw new Error(`loading VRPs from ${this.source}`)
+    return `no VRP set (${this.lastError?.message ?? 'not loaded'}); /api/rpki answers 503 until ${this.source} can be loaded`
+  }
+
+  /** One fetch-and-swap, shared by concurrent callers; true when a new set was swapped in. */
+  refresh(): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false)
+    if (!this.inFlight) {
+      this.attempts++
+      this.inFlight = this.load().finally(() => {
+        this.inFlight = null
+        this.schedule()
+      })
+    }
+    return this.inFlight
+  }
+
+  close(): void {
+    this.closed = true
+    this.abort.abort(new Error('the service is shutting down'))
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+  }
+
+  private schedule(): void {
+    if (this.closed) return
+    if (this.timer) clearTimeout(this.timer)
+    const delay = this.failures === 0 ? this.refreshMs : Math.min(this.refreshMs, this.retryMs * 2 ** (this.failures - 1))
+    this.nextAttemptAt = this.now() + delay
+    this.timer = setTimeout(() => void this.refresh(), delay)
+    // A refresh timer must never keep a finished process (tests, CLI tools) alive.
+    this.timer.unref()
+  }
+
+  private async load(): Promise<boolean> {
+    const started = performance.now()
+    const { source, log } = this.options
+    // A timer and a controller rather than AbortSignal.timeout, which AbortSignal.any
+    // holds so weakly on Node 20 that it can be collected before it fires.
+    const late = new AbortController()
+    const timer = setTimeout(() => late.abort(new Error(`${source.location} did not deliver the VRPs within ${this.timeoutMs} ms`)), this.timeoutMs)
+    try {
+      const signal = AbortSignal.any([this.abort.signal, late.signal])
+      const fetched = await source.fetch(this.set?.validators ?? null, signal)
+      const at = this.now()
+      if (!fetched.changed) {
+        this.checkedAt = at
+        this.failures = 0
+        this.lastError = null
+        log.debug({ source: source.location }, 'VRP set unchanged')
+        return false
+      }
+      const parsed = await parseVrpJsonInSlices(fetched.body)
+      const index = await VrpIndex.buildInSlices(parsed)
+      if (index.stats.vrps === 0 && this.set && this.set.index.stats.vrps > 0) {
+        throw new Error(`the new export has no VRPs; keeping the ${this.set.index.stats.vrps} loaded ones`)
+      }
+      if (this.closed) return false
+      this.set = {
+        index,
+        source: source.location,
+        loadedAt: at,
+        generatedAt: parsed.metadata.generatedAt,
+        builtBy: parsed.metadata.builtBy,
+        asnStyle: parsed.asnStyle,
+        bytes: fetched.body.length,
+        loadMs: Math.round(performance.now() - started),
+        rejectedSamples: parsed.rejectedSamples,
+        validators: fetched.validators,
+      }
+      this.checkedAt = at
+      this.failures = 0
+      this.lastError = null
+      log.info({ source: source.location, ...index.stats, generated_at: parsed.metadata.generatedAt, load_ms: this.set.loadMs, bytes: fetched.body.length }, 'VRP set loaded')
+      if (parsed.rejected > 0) log.warn({ rejected: parsed.rejected, samples: parsed.rejectedSamples }, 'VRP export had entries that are not valid VRPs')
+      return true
+    } catch (error) {
+      if (this.closed) return false
+      this.failures++
+      this.lastError = { message: (error as Error).message, at: this.now() }
+      // The first failure of a run is worth a warning; the retries after it, debug.
+      const level = this.failures === 1 ? 'warn' : 'debug'
+      log[level]({ source: source.location, err: (error as Error).message, failures: this.failures, keeping: this.set ? this.set.index.stats.vrps : 0 }, 'VRP set could not be loaded')
+      return false
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+}

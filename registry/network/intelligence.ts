@@ -1,0 +1,20 @@
+import { z } from 'zod'
+import { defineEndpoint } from '../../runtime/define-endpoint.ts'
+import { IpAddressParam } from '../../runtime/params/ip-address.ts'
+import { IntelligenceData } from '../../plugins/routing/routing-data.ts'
+
+export default defineEndpoint({
+  name: 'network.intelligence',
+  tag: 'network',
+  method: 'GET',
+  path: '/api/network/intelligence/:ip',
+  queryAlias: ['ip'],
+  summary: 'Everything about one IP in one call: class and bogon flag, ASN and country (offline data), PTR, covering BGP route and origins, its RPKI state, anycast flag; a failed part is null with an entry in errors',
+  params: z.object({ ip: IpAddressParam }),
+  data: IntelligenceData,
+  upstreams: ['dns', 'ripestat', 'rpki'],
+  cache: { ttl: '10m' },
+  cost: 3,
+  lists: ['errors', 'skipped'],
+  example: { ip: '8.8.8.8' },
+})
