@@ -1,0 +1,20 @@
+/**
+ * An abort signal that fires after `ms` or when `parent` aborts, held by a real
+ * timer. Not AbortSignal.any(AbortSignal.timeout(...)): Node 20 holds the sources
+ * of such a composite weakly, and under GC pressure the timeout can be collected
+ * before it fires — a silent server then hangs the request until its 504.
+ */
+export function deadline(parent: AbortSignal, ms: number, reason = `timed out after ${ms} ms`): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController()
+  const onParent = () => controller.abort(parent.reason)
+  const timer = setTimeout(() => controller.abort(new DOMException(reason, 'TimeoutError')), ms)
+  if (parent.aborted) onParent()
+  else parent.addEventListener('abort', onParent, { once: true })
+  return {
+    signal: controller.signal,
+    clear() {
+      clearTimeout(timer)
+      parent.removeEventListener('abort', onParent)
+    },
+  }
+}

@@ -1,0 +1,20 @@
+import { z } from 'zod'
+import { defineEndpoint } from '../../runtime/define-endpoint.ts'
+import { TlsHostParam } from '../../plugins/tls/host-param.ts'
+import { TlsCertificateData } from '../../plugins/tls/tls-data.ts'
+
+export default defineEndpoint({
+  name: 'tls.certificate',
+  tag: 'tls',
+  method: 'GET',
+  path: '/api/tls/certificate/:host',
+  queryAlias: ['host'],
+  summary: 'The served leaf and chain parsed: names, SANs, validity, key, signature algorithm, fingerprints, key usage, AIA, CRL points, SCTs, must-staple',
+  params: z.object({ host: TlsHostParam }),
+  data: TlsCertificateData,
+  upstreams: ['tls'],
+  cache: { ttl: '15m' },
+  cost: 2,
+  lists: ['chain'],
+  example: { host: 'valid.tls.test:8443' },
+})

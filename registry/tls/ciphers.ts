@@ -1,0 +1,21 @@
+import { z } from 'zod'
+import { defineEndpoint } from '../../runtime/define-endpoint.ts'
+import { TlsHostParam } from '../../plugins/tls/host-param.ts'
+import { TlsCiphersData } from '../../plugins/tls/tls-data.ts'
+
+export default defineEndpoint({
+  name: 'tls.ciphers',
+  tag: 'tls',
+  method: 'GET',
+  path: '/api/tls/ciphers/:host',
+  queryAlias: ['host'],
+  summary: "Every protocol (SSLv3 to TLS 1.3) and cipher suite the host accepts, rated, with forward secrecy and the server's preference order",
+  params: z.object({ host: TlsHostParam }),
+  data: TlsCiphersData,
+  upstreams: ['tls'],
+  cache: { ttl: '1h' },
+  cost: 10,
+  lists: ['cipher_suites', 'protocols'],
+  csvRows: 'cipher_suites',
+  example: { host: 'valid.tls.test:8443' },
+})
