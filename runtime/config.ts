@@ -97,6 +97,19 @@ const cidrList = z.string().transform((value, ctx) => {
 
 const url = z.url({ protocol: /^https?$/ })
 
+// DNS blocklist zones, comma-separated names; the defaults are free public lists.
+const DEFAULT_DNSBL_ZONES = 'zen.spamhaus.org,bl.spamcop.net,b.barracudacentral.org,psbl.surriel.com,bl.mailspike.net,dnsbl-1.uceprotect.net'
+const DEFAULT_DOMAIN_BLOCKLIST_ZONES = 'dbl.spamhaus.org,multi.uribl.com,multi.surbl.org'
+const zoneList = z.string().transform((value, ctx) => {
+  const zones = value.split(',').map((s) => s.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean)
+  const bad = zones.find((zone) => !/^(?=.{1,253}$)([a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/.test(zone))
+  if (bad !== undefined || zones.length === 0) {
+    ctx.addIssue({ code: 'custom', message: bad !== undefined ? `"${bad}" is not a DNS zone name` : 'give at least one zone' })
+    return z.NEVER
+  }
+  return [...new Set(zones)]
+})
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -108,7 +121,10 @@ const EnvSchema = z.object({
   INFRALENS_RIPESTAT_URL: url.default('https://stat.ripe.net'),
   INFRALENS_VRP_URL: z.string().min(1).default('https://console.rpki-client.org/vrps.json'),
   INFRALENS_CRTSH_URL: url.default('https://crt.sh'),
+  INFRALENS_DNSBL_ZONES: zoneList.default(zoneList.parse(DEFAULT_DNSBL_ZONES)),
+  INFRALENS_DOMAIN_BLOCKLIST_ZONES: zoneList.default(zoneList.parse(DEFAULT_DOMAIN_BLOCKLIST_ZONES)),
   INFRALENS_EXTRA_CA_FILE: z.string().min(1).optional(),
+  INFRALENS_SMTP_PORT: z.coerce.number().int().min(1).max(65_535).default(25),
   INFRALENS_ALLOW_PRIVATE_TARGETS: booleanFlag.default(false),
   INFRALENS_KEYS_FILE: z.string().min(1).optional(),
   INFRALENS_RATE_LIMITS: rateLimits.default(rateLimits.parse('anonymous=60,free=600,pro=6000')),
@@ -136,7 +152,13 @@ export interface Config {
   ripestatUrl: string
   vrpUrl: string
   crtshUrl: string
+  /** DNSBL zones an IP is looked up in (/api/security/blocklist). */
+  dnsblZones: readonly string[]
+  /** Domain blocklist zones (/api/security/domain-blocklist). */
+  domainBlocklistZones: readonly string[]
   extraCaFile: string | undefined
+  /** Port of the STARTTLS probe of MX hosts (25 on the internet; another for local MTAs and tests). */
+  smtpPort: number
   allowPrivateTargets: boolean
   keysFile: string | undefined
   rateLimits: Readonly<Record<string, number>>
@@ -184,7 +206,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     ripestatUrl: e.INFRALENS_RIPESTAT_URL,
     vrpUrl: e.INFRALENS_VRP_URL,
     crtshUrl: e.INFRALENS_CRTSH_URL,
+    dnsblZones: e.INFRALENS_DNSBL_ZONES,
+    domainBlocklistZones: e.INFRALENS_DOMAIN_BLOCKLIST_ZONES,
     extraCaFile: e.INFRALENS_EXTRA_CA_FILE,
+    smtpPort: e.INFRALENS_SMTP_PORT,
     allowPrivateTargets: e.INFRALENS_ALLOW_PRIVATE_TARGETS,
     keysFile: e.INFRALENS_KEYS_FILE,
     rateLimits: e.INFRALENS_RATE_LIMITS,

@@ -52,7 +52,19 @@ export interface EndpointDescriptor<P extends z.ZodObject = z.ZodObject, D exten
   csvRows?: string
   /** false: data is sent as-is, without the envelope (e.g. the OpenAPI document itself). */
   envelope?: boolean
-  /** Example input, used by docs and by tests that call every endpoint. */
+  /**
+   * Media type of an answer that is not data but a document of its own (e.g.
+   * `text/html; charset=utf-8` for the API reference page): the resolver returns
+   * the body as a string, sent as-is with this content type; format= does not
+   * apply. Needs `envelope: false`.
+   */
+  contentType?: string
+  /**
+   * Example input, used by docs (the OpenAPI examples, the committed example
+   * answers) and by tests that call every endpoint. Path and query params by name;
+   * for endpoints with a body, `body` is the request body as sent.
+   * Required when the endpoint has required params (a test checks it).
+   */
   example?: Readonly<Record<string, string>>
 }
 

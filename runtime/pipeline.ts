@@ -14,7 +14,7 @@ import { successEnvelope } from './envelope.ts'
 import { DeadlineError } from './errors.ts'
 import { readBody, rawInput, validateInput } from './input.ts'
 import type { Formats } from './respond.ts'
-import { baseHeaders, errorInfo, errorResponse, rawResponse, successResponse } from './respond.ts'
+import { baseHeaders, documentResponse, errorInfo, errorResponse, rawResponse, successResponse } from './respond.ts'
 import { compileListPaths, hasShaping, shape } from './shape.ts'
 
 export interface PipelineDeps {
@@ -152,6 +152,7 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
   const listPaths = compileListPaths(endpoint.lists)
   const category = endpoint.tag
   const wrapped = endpoint.envelope !== false
+  const documentType = endpoint.contentType
   const cacheable = endpoint.cache !== false
   const ownPaging = endpoint.pagination && pagingReader(endpoint.pagination)
 
@@ -237,7 +238,7 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
       headers['cache-control'] ??= 'no-store'
       const ctx: FormatContext = { pretty: controls.pretty, endpoint, headers }
       if (!wrapped) {
-        const response = rawResponse(data, format, formats, ctx, head)
+        const response = documentType ? documentResponse(data, documentType, ctx, head) : rawResponse(data, format, formats, ctx, head)
         if (observe) report(observe, call, 200, started)
         return response
       }

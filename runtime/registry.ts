@@ -53,6 +53,7 @@ function check(endpoint: AnyEndpoint, where: string): void {
     }
   }
   if (endpoint.body && endpoint.method !== 'POST') fail('only POST endpoints take a body')
+  if (endpoint.contentType !== undefined && endpoint.envelope !== false) fail('contentType needs envelope: false (the resolver returns the body as-is)')
   if (endpoint.pagination && !('limit' in shape && 'offset' in shape)) fail('pagination needs limit and offset in params (the endpoint pages itself)')
   aliasPath(endpoint)
 }

@@ -52,6 +52,13 @@ export function rawResponse(data: unknown, format: Format, formats: Formats, ctx
   return new FastResponse(head ? null : body, { status: 200, statusText: 'OK', headers: ctx.headers })
 }
 
+/** A descriptor's own media type (contentType): the resolver's string is the body, as-is. */
+export function documentResponse(body: unknown, contentType: string, ctx: FormatContext, head: boolean): Response {
+  if (typeof body !== 'string') throw new TypeError(`${ctx.endpoint?.name ?? 'endpoint'} declares contentType ${contentType} but its resolver returned ${typeof body}, not a string`)
+  ctx.headers['content-type'] = contentType
+  return new FastResponse(head ? null : body, { status: 200, statusText: 'OK', headers: ctx.headers })
+}
+
 export interface ErrorResponseOptions {
   requestId: string
   format: Format

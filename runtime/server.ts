@@ -19,7 +19,8 @@ export async function listen(service: InfralensApp, options: { port: number; hos
       maxHeaderSize: MAX_HEADER_BYTES,
       // Slow clients cannot hold a socket forever (slowloris).
       headersTimeout: 10_000,
-      requestTimeout: service.config.requestTimeoutMs + 5_000,
+      // Node refuses a requestTimeout below headersTimeout (a short INFRALENS_REQUEST_TIMEOUT_MS).
+      requestTimeout: Math.max(10_000, service.config.requestTimeoutMs + 5_000),
       keepAliveTimeout: 5_000,
     },
   })

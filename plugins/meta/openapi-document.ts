@@ -2,6 +2,7 @@ import type { AnyEndpoint, Tag } from '../../runtime/define-endpoint.ts'
 import { toSeconds } from '../../runtime/duration.ts'
 import { MAX_LIMIT } from '../../runtime/controls.ts'
 import { aliasPath } from '../../runtime/registry.ts'
+import type { ExamplesFile, StoredExample } from '../docs/examples.ts'
 import { describeParams } from './describe-params.ts'
 import type { JsonSchema } from './json-schema.ts'
 import { toJsonSchema } from './json-schema.ts'
@@ -23,6 +24,26 @@ const TAG_DESCRIPTIONS: Record<Tag, string> = {
 }
 
 const bool = { type: 'string', enum: ['true', 'false', '1', '0', 'yes', 'no'] }
+
+// The introduction of the reference (CommonMark): what every endpoint shares.
+const DESCRIPTION = `Lookups and analysis of IP addresses, networks, DNS, domains and more, every answer in one envelope.
+
+**Envelope.** A success is \`{"success": true, "data", "meta": {"cache", "category", "endpoint", "tier"}, "links": {"self"}, "timestamp", "request_id"}\`;
+an error is \`{"success": false, "error": {"code", "message", "details"}, "request_id", "timestamp"}\`. The request id (a ULID) is also in \`X-Request-Id\`.
+Error codes: \`bad_request\` 400 (\`details.param\` names the parameter), \`invalid_api_key\` 401, \`not_found\` 404, \`method_not_allowed\` 405,
+\`payload_too_large\` 413, \`rate_limited\` 429 (\`Retry-After\`), \`internal_error\` 500, \`upstream_error\` 502 (\`details.upstream\`, \`details.reason\`),
+\`service_unavailable\` 503, \`timeout\` 504.
+
+**Query controls** (every endpoint): \`format=json|yaml|xml|csv\`, \`pretty\`, \`fields\` / \`exclude\` (dotted paths into data),
+\`sort\` + \`order\`, \`limit\` + \`offset\` (adds \`meta.pagination\`), \`compact\` (no meta and links; \`include_meta\` / \`include_links\` win).
+Booleans take \`true/false/1/0/yes/no\`.
+
+**Keys and limits.** Anonymous use is limited per client IP; an \`x-api-key\` header (\`il_…\`) raises the limit to its tier's.
+Limits are per minute in cost units (\`x-cost\` of each operation); every answer carries \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` and \`RateLimit-Policy\`.
+\`GET /api/usage\` shows yours.
+
+**Examples.** The example answers below were recorded from this service (\`npm run docs:examples\`) while it answered the test suite's offline copy of the internet:
+real answers of the current code, with addresses and records from test zones rather than live ones.`
 
 const CONTROL_PARAMETERS: Record<string, JsonSchema> = {
   format: { name: 'format', in: 'query', description: 'Serialization of the response', schema: { type: 'string', enum: ['json', 'yaml', 'xml', 'csv'], default: 'json' } },
@@ -46,12 +67,19 @@ const RATE_HEADERS: Record<string, JsonSchema> = {
   'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
 }
 
-function errorResponse(description: string, extraHeaders: Record<string, JsonSchema> = {}): JsonSchema {
+/** A recorded answer as an OpenAPI Example Object. */
+function exampleObject(example: StoredExample): JsonSchema {
+  return { summary: `${example.request.method} ${example.request.path}`, value: example.response }
+}
+
+function errorResponse(description: string, example: StoredExample | undefined, extraHeaders: Record<string, JsonSchema> = {}): JsonSchema {
   const schema = { $ref: '#/components/schemas/ErrorEnvelope' }
+  const json: JsonSchema = { schema }
+  if (example) json.examples = { [String((example.response as { error?: { code?: unknown } }).error?.code ?? 'error')]: exampleObject(example) }
   return {
     description,
     headers: { ...RATE_HEADERS, ...extraHeaders },
-    content: { 'application/json': { schema }, 'application/yaml': { schema }, 'application/xml': { schema: { type: 'string' } } },
+    content: { 'application/json': json, 'application/yaml': { schema }, 'application/xml': { schema: { type: 'string' } } },
   }
 }
 
@@ -63,7 +91,11 @@ function openApiPath(path: string): string {
   return path.replace(/(?:\*\*)?:([A-Za-z0-9_]+)/g, '{$1}')
 }
 
-function successContent(endpoint: AnyEndpoint): JsonSchema {
+function successContent(endpoint: AnyEndpoint, example: StoredExample | undefined): JsonSchema {
+  if (endpoint.contentType !== undefined) {
+    // A document of its own (the reference page, its script): no envelope, no formats.
+    return { [endpoint.contentType.split(';')[0]!.trim()]: { schema: { type: 'string' } } }
+  }
   const data = toJsonSchema(endpoint.data, 'output')
   const schema: JsonSchema =
     endpoint.envelope === false
@@ -81,14 +113,22 @@ function successContent(endpoint: AnyEndpoint): JsonSchema {
           },
         }
   return {
-    'application/json': { schema },
+    'application/json': example ? { schema, examples: { [exampleName(endpoint)]: exampleObject(example) } } : { schema },
     'application/yaml': { schema },
     'application/xml': { schema: { type: 'string', description: 'The envelope as XML: root <response>, list items <item>' } },
     'text/csv': { schema: { type: 'string', description: 'data only, one row per item; envelope fields in X-* headers' } },
   }
 }
 
-function operation(endpoint: AnyEndpoint, aliased: boolean): JsonSchema {
+/** The example's name in the reference: its input, e.g. "example.com" or "sha256 hello". */
+function exampleName(endpoint: AnyEndpoint): string {
+  const values = Object.entries(endpoint.example ?? {})
+    .filter(([name]) => name !== 'body')
+    .map(([, value]) => value)
+  return values.length ? values.join(' ') : 'example'
+}
+
+function operation(endpoint: AnyEndpoint, aliased: boolean, example: StoredExample | undefined): JsonSchema {
   const params = describeParams(endpoint)
   const alias = new Set(aliased ? (endpoint.queryAlias ?? []) : [])
   const own = params
@@ -99,11 +139,16 @@ function operation(endpoint: AnyEndpoint, aliased: boolean): JsonSchema {
       required: p.required,
       ...(p.description ? { description: p.description } : {}),
       schema: p.schema,
+      // What "try it" starts with, and what the example answer was made from.
+      ...(endpoint.example?.[p.name] !== undefined ? { example: endpoint.example[p.name] } : {}),
     }))
   const ownNames = new Set(own.map((p) => p.name))
-  const controls = Object.keys(CONTROL_PARAMETERS)
-    .filter((name) => !ownNames.has(name))
-    .map((name) => ({ $ref: `#/components/parameters/${name}` }))
+  // The query controls shape envelopes and data; a document of its own has neither.
+  const controls = endpoint.contentType !== undefined
+    ? []
+    : Object.keys(CONTROL_PARAMETERS)
+        .filter((name) => !ownNames.has(name))
+        .map((name) => ({ $ref: `#/components/parameters/${name}` }))
   const op: JsonSchema = {
     operationId: operationId(endpoint.name) + (aliased ? 'ByQuery' : ''),
     summary: endpoint.summary,
@@ -113,7 +158,11 @@ function operation(endpoint: AnyEndpoint, aliased: boolean): JsonSchema {
     'x-cost': endpoint.cost,
     'x-cache-ttl-seconds': endpoint.cache === false ? null : toSeconds(endpoint.cache.ttl),
     responses: {
-      '200': { description: 'Success', headers: RATE_HEADERS, content: successContent(endpoint) },
+      '200': {
+        description: example ? `Success. The example is the answer to \`${example.request.method} ${example.request.path}\`.` : 'Success',
+        headers: RATE_HEADERS,
+        content: successContent(endpoint, example),
+      },
       '400': { $ref: '#/components/responses/BadRequest' },
       '401': { $ref: '#/components/responses/Unauthorized' },
       '404': { $ref: '#/components/responses/NotFound' },
@@ -126,11 +175,13 @@ function operation(endpoint: AnyEndpoint, aliased: boolean): JsonSchema {
   if (endpoint.description) op.description = endpoint.description
   const body = params.find((p) => p.in === 'body')
   if (body && endpoint.body) {
+    const sent = example?.request.body !== undefined ? example.request : undefined
+    const bodyExample = (type: string) => (sent && sent.contentType === type ? { examples: { example: { value: type === 'application/json' ? JSON.parse(sent.body!) : sent.body } } } : {})
     op.requestBody = {
       required: true,
       content: {
-        'application/json': { schema: body.schema },
-        ...(endpoint.body.kind === 'json-or-lines' ? { 'text/plain': { schema: { type: 'string', description: 'one entry per line' } } } : {}),
+        'application/json': { schema: body.schema, ...bodyExample('application/json') },
+        ...(endpoint.body.kind === 'json-or-lines' ? { 'text/plain': { schema: { type: 'string', description: 'one entry per line' }, ...bodyExample('text/plain') } } : {}),
       },
     }
     ;(op.responses as JsonSchema)['413'] = { $ref: '#/components/responses/PayloadTooLarge' }
@@ -138,11 +189,15 @@ function operation(endpoint: AnyEndpoint, aliased: boolean): JsonSchema {
   return op
 }
 
-export function buildOpenApi(endpoints: readonly AnyEndpoint[], version: string): JsonSchema {
+/**
+ * `examples`: recorded answers (plugins/meta/examples.json, made by
+ * `npm run docs:examples`) shown with each operation and error response.
+ */
+export function buildOpenApi(endpoints: readonly AnyEndpoint[], version: string, examples: ExamplesFile = { endpoints: {}, errors: {} }): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {}
   const add = (path: string, endpoint: AnyEndpoint, aliased: boolean) => {
     const item = (paths[openApiPath(path)] ??= {})
-    item[endpoint.method.toLowerCase()] = operation(endpoint, aliased)
+    item[endpoint.method.toLowerCase()] = operation(endpoint, aliased, examples.endpoints[endpoint.name])
   }
   for (const endpoint of [...endpoints].sort((a, b) => a.path.localeCompare(b.path))) {
     add(endpoint.path, endpoint, false)
@@ -156,9 +211,7 @@ export function buildOpenApi(endpoints: readonly AnyEndpoint[], version: string)
       title: 'infralens',
       version,
       summary: 'Internet infrastructure lookups behind one envelope',
-      description:
-        'Every response is an envelope (success or error). Anonymous use is allowed; an x-api-key raises the rate limits. ' +
-        'Query controls (format, pretty, fields, exclude, sort, order, limit, offset, compact, include_meta, include_links) work on every endpoint.',
+      description: DESCRIPTION,
     },
     servers: [{ url: '/' }],
     tags: usedTags.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
@@ -222,14 +275,14 @@ export function buildOpenApi(endpoints: readonly AnyEndpoint[], version: string)
         },
       },
       responses: {
-        BadRequest: errorResponse('Invalid or missing input (bad_request); details.param names the parameter'),
-        Unauthorized: errorResponse('Unknown or malformed API key (invalid_api_key)'),
-        NotFound: errorResponse('No such route, or the object does not exist (not_found)'),
-        PayloadTooLarge: errorResponse('Request body too large (payload_too_large)'),
-        RateLimited: errorResponse('Rate limit of your tier exceeded (rate_limited)', { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }),
-        InternalError: errorResponse('Bug in the service (internal_error); logged with the request id'),
-        Timeout: errorResponse('The request deadline passed before the upstreams answered (timeout)'),
-        UpstreamError: errorResponse('An upstream data source failed (upstream_error); details.upstream and details.reason say which and how'),
+        BadRequest: errorResponse('Invalid or missing input (bad_request); details.param names the parameter', examples.errors.bad_request),
+        Unauthorized: errorResponse('Unknown or malformed API key (invalid_api_key)', examples.errors.invalid_api_key),
+        NotFound: errorResponse('No such route, or the object does not exist (not_found)', examples.errors.not_found),
+        PayloadTooLarge: errorResponse('Request body too large (payload_too_large)', examples.errors.payload_too_large),
+        RateLimited: errorResponse('Rate limit of your tier exceeded (rate_limited)', examples.errors.rate_limited, { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }),
+        InternalError: errorResponse('Bug in the service (internal_error); logged with the request id', examples.errors.internal_error),
+        Timeout: errorResponse('The request deadline passed before the upstreams answered (timeout)', examples.errors.timeout),
+        UpstreamError: errorResponse('An upstream data source failed (upstream_error); details.upstream and details.reason say which and how', examples.errors.upstream_error),
       },
     },
   }

@@ -9,6 +9,7 @@ import health from '../../registry/meta/health.ts'
 import openapi from '../../registry/meta/openapi.ts'
 import ready from '../../registry/meta/ready.ts'
 import usage from '../../registry/meta/usage.ts'
+import { loadExamples } from '../docs/examples.ts'
 import { describeParams } from './describe-params.ts'
 import { buildOpenApi } from './openapi-document.ts'
 
@@ -65,7 +66,7 @@ export default definePlugin({
 
     // Built once: the registry does not change while the process runs.
     let document: Record<string, unknown> | undefined
-    api.resolve(openapi, () => (document ??= buildOpenApi(api.endpoints(), VERSION)))
+    api.resolve(openapi, () => (document ??= buildOpenApi(api.endpoints(), VERSION, loadExamples())))
 
     api.resolve(usage, (_input, ctx) => {
       const state = ctx.caller.rateLimit

@@ -78,9 +78,17 @@ function reasonOf(error: unknown): UpstreamReason {
   return 'network'
 }
 
+const keepTimeout = Symbol('timeout')
+
 function deadline(timeoutMs: number, signal?: AbortSignal): AbortSignal {
   const timeout = AbortSignal.timeout(timeoutMs)
-  return signal ? AbortSignal.any([timeout, signal]) : timeout
+  if (!signal) return timeout
+  const combined = AbortSignal.any([timeout, signal])
+  // Node 20: AbortSignal.any holds its sources weakly, so a timeout signal nothing
+  // else references can be garbage collected before it fires, and the request then
+  // has no deadline. The combined signal keeps it reachable.
+  Object.defineProperty(combined, keepTimeout, { value: timeout })
+  return combined
 }
 
 export function createGuardedNetwork(options: GuardedNetworkOptions): GuardedNetwork {

@@ -9,21 +9,50 @@ import type { LoopbackDns } from '../support/loopback-dns.ts'
 import { DEFAULT_ZONES, startLoopbackDns } from '../support/loopback-dns.ts'
 import type { FakeRdap } from '../support/fake-rdap.ts'
 import { RDAP_ZONES, startFakeRdap } from '../support/fake-rdap.ts'
+import type { FakeCrtsh } from '../support/fake-crtsh.ts'
+import { startFakeCrtsh } from '../support/fake-crtsh.ts'
+import type { ExampleTlsHost } from '../support/tls-servers.ts'
+import { startExampleTlsHost } from '../support/tls-servers.ts'
+import type { FakeRipestat } from '../support/fake-ripestat.ts'
+import { startFakeRipestat } from '../support/fake-ripestat.ts'
+import type { FakeVrp } from '../support/fake-vrp.ts'
+import { startFakeVrp, untilVrpsLoaded } from '../support/fake-vrp.ts'
+import { DNSBL_ZONES } from '../support/dnsbl-zones.ts'
+import type { ExampleWeb } from '../support/fake-web.ts'
+import { startExampleWeb } from '../support/fake-web.ts'
 
 let t: TestApp
 let doc: Record<string, any>
 let dns: LoopbackDns
 let rdap: FakeRdap
+let web: ExampleWeb
+let ripestat: FakeRipestat
+let vrp: FakeVrp
+let tlsHost: ExampleTlsHost
+let crtsh: FakeCrtsh
 beforeAll(async () => {
-  dns = await startLoopbackDns({ zones: [...DEFAULT_ZONES, ...RDAP_ZONES] })
+  web = await startExampleWeb()
+  // The TLS examples name valid.tls.test:8443; certificate-transparency asks crt.sh.
+  tlsHost = await startExampleTlsHost({ alsoTrust: [web.env.INFRALENS_EXTRA_CA_FILE!] })
+  crtsh = await startFakeCrtsh()
+  dns = await startLoopbackDns({ zones: [...DEFAULT_ZONES, ...RDAP_ZONES, ...DNSBL_ZONES, web.zone, tlsHost.zone] })
   rdap = await startFakeRdap()
-  t = await startTestApp({ ...dns.env, ...rdap.env, INFRALENS_RATE_LIMITS: 'anonymous=100000' })
+  ripestat = await startFakeRipestat()
+  vrp = await startFakeVrp()
+  t = await startTestApp({ ...dns.env, ...rdap.env, ...web.env, ...ripestat.env, ...vrp.env, ...tlsHost.env, ...crtsh.env, INFRALENS_RATE_LIMITS: 'anonymous=100000' })
+  // The RPKI example needs the VRP set, which loads in the background.
+  await untilVrpsLoaded(t)
   doc = (await t.json('/api/openapi.json')).body
 })
 afterAll(async () => {
   await t.close()
   await dns.close()
   await rdap.close()
+  await web.close()
+  await ripestat.close()
+  await vrp.close()
+  await tlsHost.close()
+  await crtsh.close()
 })
 
 function fill(path: string, example: Readonly<Record<string, string>> = {}): string {
@@ -55,7 +84,8 @@ describe('OpenAPI document', () => {
       expect(op.tags).toEqual([endpoint.tag])
       expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '429', '502']))
       const refs = op.parameters.filter((p: { $ref?: string }) => p.$ref).map((p: { $ref: string }) => p.$ref.split('/').pop())
-      for (const c of ['format', 'pretty', 'fields', 'exclude', 'include_meta', 'include_links', 'compact', 'sort', 'order']) expect(refs).toContain(c)
+      // Documents of their own (contentType: the reference page, its script) take no controls.
+      if (endpoint.contentType === undefined) for (const c of ['format', 'pretty', 'fields', 'exclude', 'include_meta', 'include_links', 'compact', 'sort', 'order']) expect(refs).toContain(c)
       expect(op.security).toEqual([{}, { apiKey: [] }])
     }
     expect(doc.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }))
@@ -78,7 +108,7 @@ describe('OpenAPI document', () => {
     const errorSchema = ajv.compile(resolved.components.schemas.ErrorEnvelope)
     let checked = 0
     for (const endpoint of t.endpoints) {
-      if (endpoint.method !== 'GET' || endpoint.name.startsWith('test.')) continue
+      if (endpoint.method !== 'GET' || endpoint.name.startsWith('test.') || endpoint.contentType !== undefined) continue
       const path = endpoint.path.replace(/(?:\*\*)?:([A-Za-z0-9_]+)/g, '{$1}')
       const schema = resolved.paths[path].get.responses['200'].content['application/json'].schema
       const res = await t.json(fill(endpoint.path, endpoint.example))

@@ -1,0 +1,64 @@
+// The API reference page: Scalar's API reference rendering /api/openapi.json.
+// Everything it loads comes from this service (the bundle at /api/docs/scalar.js,
+// the document at /api/openapi.json); the Content-Security-Policy below makes the
+// browser refuse anything else, so the page never reaches out to a CDN, a font
+// host or Scalar's proxy.
+
+export const DOCS_PATH = '/api/docs'
+export const SCRIPT_PATH = '/api/docs/scalar.js'
+export const OPENAPI_PATH = '/api/openapi.json'
+
+/** Scalar's configuration (https://github.com/scalar/scalar, ApiReferenceConfiguration). */
+export const SCALAR_CONFIGURATION = {
+  // The default fonts come from fonts.scalar.com; the system's fonts do.
+  withDefaultFonts: false,
+  // "Ask AI" talks to Scalar's servers.
+  agent: { disabled: true },
+  telemetry: false,
+  // The "Open API Client" button links to client.scalar.com; "Test Request" stays.
+  hideClientButton: true,
+  showDeveloperTools: 'never',
+  layout: 'modern',
+  theme: 'default',
+  tagsSorter: 'alpha',
+  documentDownloadType: 'json',
+  defaultOpenFirstTag: true,
+  orderRequiredPropertiesFirst: true,
+  metaData: { title: 'infralens API reference' },
+} as const
+
+// 'unsafe-inline' styles: the bundle injects its CSS in <style> elements.
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ')
+
+const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+
+/** The page. `scriptVersion` goes into the script URL so a new bundle is not answered from a browser's cache. */
+export function docsPage(scriptVersion: string): string {
+  const configuration = escapeAttribute(JSON.stringify(SCALAR_CONFIGURATION))
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<title>infralens API reference</title>
+</head>
+<body>
+<noscript>The API reference needs JavaScript. The OpenAPI document is at <a href="${OPENAPI_PATH}">${OPENAPI_PATH}</a>, and <a href="/api/endpoints">/api/endpoints</a> lists every endpoint.</noscript>
+<script id="api-reference" data-url="${OPENAPI_PATH}" data-configuration="${configuration}"></script>
+<script src="${SCRIPT_PATH}?v=${encodeURIComponent(scriptVersion)}"></script>
+</body>
+</html>
+`
+}
