@@ -27,8 +27,8 @@ afterAll(() => ripestat.close())
 describe('the default VRP URL is unreachable (offline)', () => {
   let t: TestApp
   beforeAll(async () => {
-    // No INFRALENS_VRP_URL: the public default, which the test app's DNS (a closed port) cannot resolve.
-    t = await startTestApp({ ...ripestat.env })
+    // The public default URL, which the test app's DNS (a closed port) cannot resolve.
+    t = await startTestApp({ ...ripestat.env, INFRALENS_VRP_URL: 'https://console.rpki-client.org/vrps.json' })
   })
   afterAll(() => t.close())
 

@@ -27,12 +27,8 @@ describe.runIf(available)('two instances on one Redis', () => {
     const env = { REDIS_URL: redis.url, INFRALENS_REDIS_PREFIX: `t${randomUUID().slice(0, 8)}:`, INFRALENS_RATE_LIMITS: `anonymous=${limit}` }
     const a = await startTestApp(env)
     const b = await startTestApp(env)
-    // wait for both connections
-    for (const app of [a, b]) {
-      for (let i = 0; i < 50 && (await app.json('/api/ready')).body.data?.checks?.find((c: { name: string }) => c.name === 'redis')?.degraded; i++) {
-        await new Promise((r) => setTimeout(r, 20))
-      }
-    }
+    // both connected to Redis (and their data loaded) before the test counts anything
+    await Promise.all([a.untilReady(), b.untilReady()])
     return [a, b]
   }
 

@@ -4,13 +4,16 @@ import type { AppOptions, InfralensApp } from '../../runtime/app.ts'
 import { ROOT, createApp } from '../../runtime/app.ts'
 import { createFixturePlugin } from './fixture-plugin.ts'
 
+export const FIXTURE_REGISTRY = join(ROOT, 'test', 'fixtures', 'registry')
+
 const NOWHERE = {
   INFRALENS_DNS_RESOLVERS: '127.0.0.1:1',
   INFRALENS_PROPAGATION_RESOLVERS: 'nowhere=127.0.0.1:1',
   INFRALENS_DNS_TIMEOUT_MS: '200',
+  // A local VRP file: the public default would only fail (offline), and readiness
+  // would then depend on how fast that failure comes.
+  INFRALENS_VRP_URL: join(ROOT, 'test', 'fixtures', 'rpki', 'test-vrps.json'),
 }
-
-export const FIXTURE_REGISTRY = join(ROOT, 'test', 'fixtures', 'registry')
 
 export interface TestApp extends InfralensApp {
   /** In-process request; path relative to the service root. */
@@ -21,6 +24,8 @@ export interface TestApp extends InfralensApp {
   calls: Map<string, number>
   slowSignals: AbortSignal[]
   toggles: { upstreamDown: boolean }
+  /** Polls /api/ready until it answers 200 (data loaded, Redis connected); throws after 10 s. */
+  untilReady(): Promise<Record<string, any>>
 }
 
 /**
@@ -58,5 +63,16 @@ export async function startTestApp(env: Record<string, string> = {}, options: Om
     calls: fixtures.calls,
     slowSignals: fixtures.slowSignals,
     toggles: fixtures.toggles,
+    async untilReady() {
+      let last: Record<string, any> = {}
+      for (let i = 0; i < 200; i++) {
+        const res = await request('/api/ready')
+        last = JSON.parse(await res.text()) as Record<string, any>
+        const redis = (last.data?.checks as Array<{ name: string; degraded?: string }> | undefined)?.find((c) => c.name === 'redis')
+        if (res.status === 200 && !redis?.degraded) return last.data as Record<string, any>
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      throw new Error(`not ready after 10 s: ${JSON.stringify(last)}`)
+    },
   }
 }
