@@ -55,6 +55,10 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
   const endpoints = await loadRegistry(options.registryDirs ?? [join(ROOT, 'registry')])
   const plugins = orderPlugins([...(await discoverPlugins(options.pluginDirs ?? [join(ROOT, 'plugins')])), ...(options.plugins ?? [])])
 
+  // DNS queries use plain sockets, not the guarded network: they only ever go to the
+  // configured resolvers (INFRALENS_DNS_RESOLVERS, IP literals), operator configuration
+  // rather than client input, so there is no target to vet. Names a client sends are
+  // only asked about, and the addresses they resolve to are vetted before any connection.
   const dns = createDnsClient({ servers: config.dnsResolvers, timeoutMs: config.dnsTimeoutMs, retries: 1 })
   const network = createGuardedNetwork({
     policy: { allowLoopback: config.allowPrivateTargets },

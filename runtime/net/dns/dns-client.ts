@@ -39,6 +39,13 @@ export interface DnsClientOptions {
 export interface DnsQueryOptions {
   /** Set the DO bit (RFC 3225) so the server includes RRSIG/NSEC records. */
   dnssec?: boolean
+  /**
+   * Set the AD bit (RFC 6840 §5.7). Validating resolvers (1.1.1.1, 8.8.8.8, 9.9.9.9,
+   * Unbound, BIND) set AD in a reply only when the query had AD or DO, so without one
+   * of them the answer's `flags.ad` is always false. AD costs nothing; DO would make
+   * the resolver add RRSIGs to every answer.
+   */
+  authenticData?: boolean
   /** Set the CD bit: ask a validating resolver to hand over data that failed validation. */
   checkingDisabled?: boolean
   /** Default true; false for queries to authoritative servers. */
@@ -129,6 +136,7 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
             classCode: CLASS_IN,
             recursionDesired: opts.recursionDesired ?? true,
             checkingDisabled: opts.checkingDisabled === true,
+            authenticData: opts.authenticData === true,
             edns,
           }),
           inspect: (message) => inspectReply(message, expected),

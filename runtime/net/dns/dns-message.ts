@@ -153,6 +153,8 @@ export interface QuerySpec {
   classCode: number
   recursionDesired: boolean
   checkingDisabled: boolean
+  /** The AD bit in a query (RFC 6840 §5.7): "tell me whether you validated this". */
+  authenticData?: boolean
   /** EDNS0 OPT (RFC 6891) parameters, or null to send a plain RFC 1035 query. */
   edns: { udpPayloadSize: number; dnssecOk: boolean } | null
 }
@@ -162,7 +164,7 @@ export function buildQuery(spec: QuerySpec): Buffer {
   const optSize = spec.edns ? 11 : 0
   const buf = Buffer.alloc(HEADER_SIZE + spec.nameWire.length + 4 + optSize)
   buf.writeUInt16BE(spec.id, 0)
-  buf.writeUInt16BE((spec.recursionDesired ? FLAG_RD : 0) | (spec.checkingDisabled ? FLAG_CD : 0), 2)
+  buf.writeUInt16BE((spec.recursionDesired ? FLAG_RD : 0) | (spec.authenticData ? FLAG_AD : 0) | (spec.checkingDisabled ? FLAG_CD : 0), 2)
   buf.writeUInt16BE(1, 4)
   buf.writeUInt16BE(spec.edns ? 1 : 0, 10)
   let offset = HEADER_SIZE

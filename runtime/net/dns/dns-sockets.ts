@@ -1,6 +1,8 @@
-// How the client gets its sockets. Kept to one small interface so the guarded outbound
-// layer can vet the address (and refuse it) before any packet leaves; the default
-// opens plain node sockets. Hosts are always IP literals: nothing here resolves names.
+// How the client gets its sockets. Kept to one small interface so tests can watch
+// them, and so a layer could vet or limit them before any packet leaves; the service
+// uses the default plain node sockets, since every DNS server it queries is an IP
+// literal from its configuration (the resolvers), never an address a client supplied.
+// Hosts are always IP literals: nothing here resolves names.
 
 import dgram from 'node:dgram'
 import net from 'node:net'
