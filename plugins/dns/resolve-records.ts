@@ -4,6 +4,7 @@ import { dnsUpstreamError } from '../../runtime/net/dns-host-lookup.ts'
 import { UpstreamError } from '../../runtime/errors.ts'
 import type { PresentedRecord } from './present-record.ts'
 import { presentRecord } from './present-record.ts'
+import { isResolverRefusal } from './resolver-refusal.ts'
 
 export type AnswerStatus = 'answer' | 'nodata' | 'nxdomain' | 'servfail' | 'error'
 
@@ -56,11 +57,12 @@ function negativeTtl(answer: DnsAnswer): number | null {
 export async function resolveRecords(dns: DnsClient, domain: string, type: string, signal: AbortSignal): Promise<RecordsAnswer> {
   let answer: DnsAnswer
   try {
-    answer = await dns.query(domain, type as DnsQueryType, { signal })
+    // AD in the query, or a validating resolver never reports `authenticated` (RFC 6840 §5.7).
+    answer = await dns.query(domain, type as DnsQueryType, { signal, authenticData: true })
   } catch (error) {
     throw dnsUpstreamError(error, domain)
   }
-  if (answer.rcode === 'REFUSED' || answer.rcode === 'NOTIMP' || answer.rcode === 'FORMERR') {
+  if (isResolverRefusal(answer.rcode)) {
     // Our resolver would not answer: that is the service's upstream failing, not a fact about the domain.
     throw new UpstreamError('dns', 'refused', `The resolver ${answer.server.name} answered ${answer.rcode} for ${domain} ${type}.`, {
       name: domain,

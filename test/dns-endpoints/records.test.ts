@@ -2,19 +2,34 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { TestApp } from '../support/app.ts'
 import { startTestApp } from '../support/app.ts'
 import type { LoopbackDns } from '../support/loopback-dns.ts'
-import { startLoopbackDns } from '../support/loopback-dns.ts'
+import { DEFAULT_ZONES, startLoopbackDns } from '../support/loopback-dns.ts'
+
+// TTLs on either side of the 5-minute cache cap; the SOA minimum is above the cap, so
+// the other types' negative answers in a lookup do not lower the cache TTL.
+const TTL_ZONE = `
+$ORIGIN ttl.test.
+$TTL 300
+@      IN SOA ns hostmaster ( 1 3600 900 604800 600 )
+@      IN NS  ns
+ns     IN A   192.0.2.53
+short  60    IN A 192.0.2.60
+long   86400 IN A 192.0.2.86
+`
 
 let dns: LoopbackDns
 let t: TestApp
 beforeAll(async () => {
-  dns = await startLoopbackDns()
+  dns = await startLoopbackDns({ zones: [...DEFAULT_ZONES, TTL_ZONE] })
   t = await startTestApp({ ...dns.env, INFRALENS_RATE_LIMITS: 'anonymous=100000' })
 })
 afterAll(async () => {
   await t.close()
   await dns.close()
 })
-beforeEach(() => dns.resolver.setFault(null))
+beforeEach(() => {
+  dns.resolver.setFault(null)
+  dns.resolver.setValidating(false)
+})
 
 const data = async (path: string) => {
   const res = await t.json(path)
@@ -95,6 +110,18 @@ describe('record endpoints against the loopback resolver', () => {
     expect(nx.headers.get('cache-control')).toBe('public, max-age=120')
   })
 
+  it('cache TTL follows a short positive TTL, and a long one is capped', async () => {
+    const short = await t.json('/api/dns/a/short.ttl.test')
+    expect(short.body.data).toMatchObject({ status: 'answer', ttl: 60, records: [{ address: '192.0.2.60', ttl: 60 }] })
+    expect(short.headers.get('cache-control')).toBe('public, max-age=60')
+    const long = await t.json('/api/dns/a/long.ttl.test')
+    expect(long.body.data).toMatchObject({ status: 'answer', ttl: 86400, records: [{ address: '192.0.2.86', ttl: 86400 }] })
+    expect(long.headers.get('cache-control')).toBe('public, max-age=300')
+    // lookup: the smallest TTL over all its types
+    expect((await t.json('/api/dns/lookup/short.ttl.test')).headers.get('cache-control')).toBe('public, max-age=60')
+    expect((await t.json('/api/dns/lookup/long.ttl.test')).headers.get('cache-control')).toBe('public, max-age=300')
+  })
+
   it('bad domains are 400 with a reason', async () => {
     for (const [input, reason] of [['a..b', /empty label/], ['1.2.3.4', /IP address/], ['-x.com', /hyphen/]] as const) {
       const res = await t.json(`/api/dns/a/${encodeURIComponent(input)}`)
@@ -116,8 +143,41 @@ describe('record endpoints against the loopback resolver', () => {
   })
 })
 
+describe('authenticated: the resolver\'s AD flag', () => {
+  it('queries carry AD, so a validating resolver\'s AD shows in record and lookup answers', async () => {
+    dns.resolver.setValidating(true)
+    const before = dns.resolver.log.length
+    expect((await data('/api/dns/a/mx2.infralens.test')).authenticated).toBe(true)
+    expect((await data('/api/dns/lookup/mx2.infralens.test')).authenticated).toBe(true)
+    const asked = dns.resolver.log.slice(before)
+    expect(asked).toHaveLength(1 + 8)
+    // AD, not DO: answers stay free of signatures
+    for (const q of asked) expect(q, q.type).toMatchObject({ ad: true, dnssecOk: false })
+  })
+
+  it('stays false when the resolver does not set AD', async () => {
+    expect((await data('/api/dns/a/ns1.infralens.test')).authenticated).toBe(false)
+    expect((await data('/api/dns/lookup/ns1.infralens.test')).authenticated).toBe(false)
+  })
+})
+
 describe('lookup', () => {
-  it('queries every type in parallel', async () => {
+  it('queries every type in parallel: eight delayed answers cost about one delay', async () => {
+    const DELAY = 150
+    dns.resolver.setFault({ kind: 'delay', ms: DELAY, name: 'ns2.infralens.test' })
+    const before = dns.resolver.log.length
+    const started = performance.now()
+    const d = await data('/api/dns/lookup/ns2.infralens.test')
+    const elapsed = performance.now() - started
+    const asked = dns.resolver.log.slice(before)
+    expect(asked.map((q) => q.fault)).toEqual(Array(8).fill('delay'))
+    for (const status of Object.values(d.types).map((v) => (v as { status: string }).status)) expect(status).not.toBe('error')
+    expect(elapsed).toBeGreaterThanOrEqual(DELAY)
+    // one after another would take 8 x 150 ms; a generous bound well under that
+    expect(elapsed).toBeLessThan(4 * DELAY)
+  })
+
+  it('queries every type', async () => {
     const before = dns.resolver.log.length
     const d = await data('/api/dns/lookup/host.infralens.test')
     const asked = dns.resolver.log.slice(before).filter((q) => q.name === 'host.infralens.test').map((q) => q.type)

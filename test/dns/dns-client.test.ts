@@ -148,6 +148,29 @@ describe('what is sent', () => {
     expect(plain.edns).toBeNull()
   })
 
+  it('AD on request; a validating resolver sets AD only when the query has AD or DO (RFC 6840 §5.7)', async () => {
+    const client = createDnsClient({ servers: [address(one)], timeoutMs: 2000 })
+    one.setValidating(true)
+    try {
+      const plain = await client.query('types.test', 'A')
+      expect(one.log.at(-1)).toMatchObject({ ad: false, dnssecOk: false })
+      expect(plain.flags.ad).toBe(false)
+      const asked = await client.query('types.test', 'A', { authenticData: true })
+      expect(one.log.at(-1)).toMatchObject({ ad: true, dnssecOk: false, rd: true, cd: false })
+      expect(asked.flags.ad).toBe(true)
+      // AD alone does not bring DO, so no signatures inflate the answer
+      expect(asked.answers.map((r) => r.type)).toEqual(['A'])
+      expect((await client.query('types.test', 'A', { dnssec: true })).flags.ad).toBe(true)
+      const nx = await client.query('missing.types.test', 'A', { authenticData: true })
+      expect(nx).toMatchObject({ rcode: 'NXDOMAIN', flags: { ad: true } })
+    } finally {
+      one.setValidating(false)
+    }
+    // A server that does not validate never sets AD, asked or not.
+    expect((await client.query('types.test', 'A', { authenticData: true })).flags.ad).toBe(false)
+    expect(one.log.at(-1)?.ad).toBe(true)
+  })
+
   it('without EDNS the 512-byte limit applies, and TCP picks up the rest', async () => {
     const client = createDnsClient({ servers: [address(one)], timeoutMs: 2000 })
     // Three 200-byte strings: over 512 bytes, under 1232.

@@ -57,12 +57,14 @@ describe('server faults as the client sees them', () => {
     expect((await failure(client.query('types.test', 'A'))).reason).toBe('timeout')
   })
 
-  it('servfail and refused: answers carrying the RCODE, not errors', async () => {
+  it('servfail, refused and notimp: answers carrying the RCODE, not errors', async () => {
     server.setFault('servfail')
     const servfail = await client.query('types.test', 'A')
     expect(servfail).toMatchObject({ rcode: 'SERVFAIL', answers: [], authorities: [], transport: 'udp' })
     server.setFault('refused')
     expect(await client.query('types.test', 'A')).toMatchObject({ rcode: 'REFUSED', answers: [] })
+    server.setFault('notimp')
+    expect(await client.query('types.test', 'A')).toMatchObject({ rcode: 'NOTIMP', answers: [] })
   })
 
   it('truncate: TC over UDP, the answer over TCP', async () => {

@@ -82,6 +82,8 @@ describe('small codecs', () => {
     expect(q.toString('hex')).toBe(['beef 0110 0001 0000 0000 0001', '0161 0474657374 00 0041 0001', '00 0029 04d0 00008000 0000'].join('').replace(/\s+/g, ''))
     const plain = buildQuery({ id: 1, nameWire: encodeName('a.test'), typeCode: 1, classCode: 1, recursionDesired: false, checkingDisabled: false, edns: null })
     expect(plain.readUInt16BE(2)).toBe(0)
+    const ad = buildQuery({ id: 2, nameWire: encodeName('a.test'), typeCode: 1, classCode: 1, recursionDesired: true, checkingDisabled: false, authenticData: true, edns: null })
+    expect(ad.readUInt16BE(2)).toBe(0x0120)
     expect(plain.readUInt16BE(10)).toBe(0)
   })
 })

@@ -1,13 +1,14 @@
 // The loopback authoritative DNS server of the test internet: serves master-file
 // zones over UDP and TCP on one port of a 127.0.0.x (or ::1) address, logs every
-// query, and misbehaves on demand (drop, delay, SERVFAIL/REFUSED, forced truncation,
-// wrong id or question, garbage, TCP reset, reply from another port) so each failure
-// path of a DNS client can be exercised.
+// query, and misbehaves on demand (drop, delay, SERVFAIL/REFUSED/NOTIMP, forced
+// truncation, wrong id or question, garbage, TCP reset, reply from another port) so
+// each failure path of a DNS client can be exercised. With `validating` it also plays
+// a validating recursive resolver's part in the AD flag (see DnsServerOptions).
 
 import { randomBytes } from 'node:crypto'
 import dgram from 'node:dgram'
 import net from 'node:net'
-import { FLAG_AA, FLAG_CD, FLAG_QR, FLAG_RD, FLAG_TC, readHeader, readMessage, readQuestions, TYPE_OPT } from '../../runtime/net/dns/dns-message.ts'
+import { FLAG_AA, FLAG_AD, FLAG_CD, FLAG_QR, FLAG_RD, FLAG_TC, readHeader, readMessage, readQuestions, TYPE_OPT } from '../../runtime/net/dns/dns-message.ts'
 import { lowercaseWire, nameToText } from '../../runtime/net/dns/dns-name.ts'
 import { className, typeName, type DnsClass, type DnsTypeMnemonic } from '../../runtime/net/dns/dns-types.ts'
 import { answerFromZones, RCODE } from './dns-authority.ts'
@@ -30,6 +31,7 @@ export type DnsFault = DnsFaultScope &
     | { kind: 'delay'; ms: number }
     | { kind: 'servfail' }
     | { kind: 'refused' }
+    | { kind: 'notimp' }
     /** TC with empty sections over UDP; the real answer over TCP. */
     | { kind: 'truncate' }
     | { kind: 'mismatched-id'; thenAnswer?: boolean }
@@ -53,6 +55,8 @@ export interface DnsQueryLogEntry {
   class: DnsClass
   from: { address: string; port: number }
   rd: boolean
+  /** The query's AD bit ("tell me whether you validated this", RFC 6840 §5.7). */
+  ad: boolean
   cd: boolean
   /** The EDNS UDP payload size the client advertised; null without EDNS. */
   udpPayloadSize: number | null
@@ -69,6 +73,12 @@ export interface DnsServerOptions {
   port?: number
   /** Master-file texts or paths. */
   zones: ZoneSource[]
+  /**
+   * Answer like a validating resolver whose every answer validated: AD set on NOERROR
+   * and NXDOMAIN replies, but only when the query had AD or DO (RFC 6840 §5.7), as
+   * 1.1.1.1, 8.8.8.8 and Unbound do. Default false: AD never set.
+   */
+  validating?: boolean
 }
 
 export interface TestDnsServer {
@@ -77,6 +87,8 @@ export interface TestDnsServer {
   zones: Zone[]
   log: DnsQueryLogEntry[]
   setFault(fault: DnsFault | DnsFault[] | SimpleFaultKind | null): void
+  /** Switch the `validating` behaviour for the queries that follow. */
+  setValidating(on: boolean): void
   close(): Promise<void>
 }
 
@@ -153,6 +165,7 @@ export async function startDnsServer(options: DnsServerOptions): Promise<TestDns
 
   const log: DnsQueryLogEntry[] = []
   let faults: DnsFault[] = []
+  let validating = options.validating === true
   const timers = new Set<NodeJS.Timeout>()
   const connections = new Set<net.Socket>()
 
@@ -206,6 +219,7 @@ export async function startDnsServer(options: DnsServerOptions): Promise<TestDns
       class: className(q.classCode),
       from,
       rd: header.rd,
+      ad: header.ad,
       cd: header.cd,
       udpPayloadSize: edns ? (optRR as { classCode: number }).classCode : null,
       dnssecOk: edns?.dnssecOk ?? false,
@@ -232,11 +246,13 @@ export async function startDnsServer(options: DnsServerOptions): Promise<TestDns
       normal = encodeReply({ id: header.id, flags: flagsBase, rcode: 0, question, answers: [], authorities: [], additionals: [], opt: { ...(opt as ReplyOpt), extendedRcode: 1 } })
     } else {
       const result = answerFromZones(zones, q, edns?.dnssecOk ?? false)
+      const askedForAd = header.ad || (edns?.dnssecOk ?? false)
+      const secure = validating && askedForAd && (result.rcode === RCODE.NOERROR || result.rcode === RCODE.NXDOMAIN)
       const build = (id: number, questionBytes: Buffer): Buffer =>
         fit(
           encodeReply({
             id,
-            flags: flagsBase | (result.aa ? FLAG_AA : 0),
+            flags: flagsBase | (result.aa ? FLAG_AA : 0) | (secure ? FLAG_AD : 0),
             rcode: result.rcode,
             question: questionBytes,
             answers: result.answers,
@@ -279,6 +295,8 @@ export async function startDnsServer(options: DnsServerOptions): Promise<TestDns
         return { outputs: [send(bare(RCODE.SERVFAIL))], delayMs: 0 }
       case 'refused':
         return { outputs: [send(bare(RCODE.REFUSED))], delayMs: 0 }
+      case 'notimp':
+        return { outputs: [send(bare(RCODE.NOTIMP))], delayMs: 0 }
       case 'truncate':
         return { outputs: [send(bare(RCODE.NOERROR, FLAG_TC | FLAG_AA))], delayMs: 0 }
       case 'mismatched-id':
@@ -358,6 +376,9 @@ export async function startDnsServer(options: DnsServerOptions): Promise<TestDns
       if (fault === null) faults = []
       else if (typeof fault === 'string') faults = [{ kind: fault } as DnsFault]
       else faults = (Array.isArray(fault) ? fault : [fault]).map((f) => ({ ...f }))
+    },
+    setValidating(on) {
+      validating = on
     },
     async close() {
       for (const timer of timers) clearTimeout(timer)
