@@ -39,7 +39,10 @@ export default definePlugin({
     api.resolve(lookup, ({ domain }, ctx) => lookupAll(dns, domain, ctx.signal, (s) => ctx.lowerTtl(s)))
 
     // One client per propagation resolver, no retries: a dead resolver costs one
-    // timeout, and the answer says which resolver it was.
+    // timeout, and the answer says which resolver it was. Their sockets are plain ones,
+    // not the guarded network's: the addresses are operator configuration
+    // (INFRALENS_PROPAGATION_RESOLVERS, IP literals only), never client input, so there
+    // is no target to vet; no DNS query of this service goes to a server a client names.
     const resolvers = api.config.propagationResolvers.map((r) => ({
       name: r.name ?? r.host,
       address: r.host,

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { TestApp } from '../support/app.ts'
 import { startTestApp } from '../support/app.ts'
 import type { LoopbackDns } from '../support/loopback-dns.ts'
@@ -17,6 +17,15 @@ afterAll(async () => {
   await t.close()
   await dns.close()
 })
+afterEach(() => {
+  for (const s of dns.propagation) {
+    s.setFault(null)
+    s.setValidating(false)
+  }
+})
+
+type Row = { resolver: string; rcode: string | null; error: string | null; latency_ms: number | null; authenticated: boolean | null }
+const row = (d: { results: Row[] }, name: string): Row => d.results.find((r) => r.resolver === name)!
 
 describe('propagation', () => {
   it('asks every resolver, groups answers, flags the inconsistency', async () => {
@@ -72,6 +81,72 @@ describe('propagation', () => {
     } finally {
       for (const s of dns.propagation) s.setFault(null)
     }
+  })
+
+  it('per resolver: AD (asked for with AD, not DO) and its own latency', async () => {
+    dns.propagation[0]!.setValidating(true)
+    dns.propagation[1]!.setFault({ kind: 'delay', ms: 150 })
+    const before = dns.propagation.map((s) => s.log.length)
+    const res = await t.json('/api/dns/propagation/host.infralens.test?type=AAAA')
+    expect(res.status).toBe(200)
+    const d = res.body.data
+    expect(d.results.map((r: Row) => [r.resolver, r.authenticated])).toEqual([
+      ['pub1', true],
+      ['pub2', false],
+      ['pub3', false],
+      ['pub4', false],
+    ])
+    expect(row(d, 'pub2').latency_ms).toBeGreaterThanOrEqual(150)
+    for (const name of ['pub1', 'pub3', 'pub4']) expect(row(d, name).latency_ms, name).toBeLessThan(150)
+    expect(d.groups).toEqual([{ rcode: 'NOERROR', answers: ['2001:db8::1'], resolvers: ['pub1', 'pub2', 'pub3', 'pub4'], count: 4 }])
+    dns.propagation.forEach((s, i) => {
+      const asked = s.log.slice(before[i])
+      expect(asked).toHaveLength(1)
+      expect(asked[0]).toMatchObject({ name: 'host.infralens.test', type: 'AAAA', ad: true, dnssecOk: false })
+    })
+  })
+
+  it('REFUSED and NOTIMP are that resolver failing, reported in its row and left out of the groups', async () => {
+    dns.propagation[0]!.setFault('refused')
+    dns.propagation[1]!.setFault('notimp')
+    const res = await t.json('/api/dns/propagation/ns1.infralens.test')
+    expect(res.status).toBe(200)
+    const d = res.body.data
+    expect(d).toMatchObject({ resolvers_total: 4, resolvers_answered: 2, consistent: true })
+    expect(row(d, 'pub1')).toMatchObject({ rcode: 'REFUSED', answers: [], authenticated: null, error: expect.stringMatching(/pub1 answered REFUSED/) })
+    expect(row(d, 'pub2')).toMatchObject({ rcode: 'NOTIMP', answers: [], error: expect.stringMatching(/pub2 answered NOTIMP/) })
+    expect(typeof row(d, 'pub1').latency_ms).toBe('number')
+    expect(d.groups).toEqual([{ rcode: 'NOERROR', answers: ['192.0.2.53'], resolvers: ['pub3', 'pub4'], count: 2 }])
+  })
+
+  it('SERVFAIL is an answer about the name (a group of its own), not a resolver failure', async () => {
+    dns.propagation[2]!.setFault('servfail')
+    const d = (await t.json('/api/dns/propagation/ns2.infralens.test')).body.data
+    expect(d).toMatchObject({ resolvers_answered: 4, consistent: false })
+    expect(row(d, 'pub3')).toMatchObject({ rcode: 'SERVFAIL', error: null })
+    expect(d.groups).toEqual([
+      { rcode: 'NOERROR', answers: ['192.0.2.54'], resolvers: ['pub1', 'pub2', 'pub4'], count: 3 },
+      { rcode: 'SERVFAIL', answers: [], resolvers: ['pub3'], count: 1 },
+    ])
+  })
+
+  it('all resolvers refusing is 502 with reason refused, each one\'s error in details', async () => {
+    for (const s of dns.propagation) s.setFault('refused')
+    const res = await t.json('/api/dns/propagation/mx1.infralens.test')
+    expect(res.status).toBe(502)
+    expect(res.body.error.details).toMatchObject({ upstream: 'dns', reason: 'refused', name: 'mx1.infralens.test' })
+    expect(res.body.error.details.errors).toEqual(
+      ['pub1', 'pub2', 'pub3', 'pub4'].map((resolver) => ({ resolver, reason: 'refused', rcode: 'REFUSED', error: expect.stringMatching(/answered REFUSED/) })),
+    )
+  })
+
+  it('mixed failures: the 502 reason is the one most resolvers failed with', async () => {
+    dns.propagation[0]!.setFault('drop')
+    for (const s of dns.propagation.slice(1)) s.setFault('refused')
+    const res = await t.json('/api/dns/propagation/mx2.infralens.test?type=AAAA')
+    expect(res.status).toBe(502)
+    expect(res.body.error.details.reason).toBe('refused')
+    expect(res.body.error.details.errors.map((e: { reason: string }) => e.reason)).toEqual(['timeout', 'refused', 'refused', 'refused'])
   })
 
   it('rejects unknown types', async () => {
