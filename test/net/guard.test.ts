@@ -33,6 +33,10 @@ describe('target policy (decisions only, nothing is dialed)', () => {
     ['::ffff:10.0.0.1', /IPv4-mapped/i],
     ['64:ff9b::a00:1', /10\.0\.0\.1/],
     ['2002:a00:1::1', /10\.0\.0\.1/],
+    // IPv4-compatible (deprecated, RFC 4291 §2.5.5.1) loopback: inside ::/8, never global
+    ['::7f00:1', /::\/8.*Reserved/i],
+    // local-use NAT64 prefix (RFC 8215): translates to whatever the operator's network holds
+    ['64:ff9b:1::a00:1', /64:ff9b:1::\/48.*RFC 8215/],
     ['2001:db8::1', /Documentation/i],
   ] as const
   for (const [address, reason] of refusedAlways) {
