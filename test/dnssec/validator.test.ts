@@ -78,7 +78,8 @@ describe('what the chain shows', () => {
       ['ds_digest_sha1', 'rsasha256.test', 'warning'],
       ['rsa_key_small', 'rsasha256.test', 'warning'],
     ])
-    // RFC 4509 §3: with a SHA-256 DS present, the SHA-1 one is not what validated the key
+    // both DS records match the KSK here; that the SHA-1 one is ignored beside a SHA-256 one
+    // (RFC 4509 §3) is shown in ds-digest-choice.test.ts, where they disagree
     expect(data.chain[2]!.ds.map((d) => [d.digest_type, d.matches_key])).toEqual([
       [1, true],
       [2, true],
