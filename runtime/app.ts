@@ -5,7 +5,8 @@ import { H3 } from 'h3'
 import type { H3Event } from 'h3'
 import type { DestinationStream, Logger } from 'pino'
 import { FastResponse } from 'srvx'
-import type { Layer } from './call.ts'
+import type { Caller, Layer } from './call.ts'
+import { clientIp } from './client-ip.ts'
 import type { Config } from './config.ts'
 import { loadConfig } from './config.ts'
 import type { AnyEndpoint } from './define-endpoint.ts'
@@ -158,9 +159,24 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
     }
   }
 
-  const errorFor = (event: H3Event, error: unknown, endpoint?: AnyEndpoint): Response => {
+  // Requests no endpoint answers still get what layers report about the caller
+  // (its rate-limit state): anonymous, by client IP, as no auth ran.
+  const unroutedLayers = layers.filter((l) => l.unrouted !== undefined)
+  const unroutedHeaders = async (event: H3Event): Promise<Record<string, string>> => {
+    const headers: Record<string, string> = {}
+    if (unroutedLayers.length === 0) return headers
+    const ip = clientIp(event.req.ip, config.trustProxy.length ? event.req.headers.get('x-forwarded-for') : null, config.trustProxy)
+    const caller: Caller = { tier: 'anonymous', ip, principal: `ip:${ip}` }
+    for (const layer of unroutedLayers) {
+      await layer.unrouted!(caller, headers).catch((error: unknown) => log.warn({ err: error, layer: layer.name }, 'layer failed on an unrouted request'))
+    }
+    return headers
+  }
+
+  const errorFor = async (event: H3Event, error: unknown, endpoint?: AnyEndpoint): Promise<Response> => {
     const f = event.url.searchParams.get('format')?.toLowerCase()
     const requestId = nextId()
+    const headers = await unroutedHeaders(event)
     if (observe) {
       const info = errorInfo(error)
       observe({ requestId, endpoint: null, tag: null, method: event.req.method, status: info.status, durationMs: 0, cache: null, tier: null, error: info.error })
@@ -171,7 +187,7 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
       formats,
       pretty: event.url.searchParams.has('pretty'),
       endpoint,
-      headers: {},
+      headers,
       log,
       head: event.req.method === 'HEAD',
       cors: event.req.headers.has('origin'),
@@ -186,22 +202,24 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
   for (const [path, methods] of groups) {
     const allowed = [...methods.keys()].filter((m) => m !== 'HEAD')
     const allow = [...methods.keys(), 'OPTIONS'].join(', ')
+    const preflight = async (event: H3Event): Promise<Response> =>
+      new FastResponse(null, {
+        status: 204,
+        statusText: 'No Content',
+        headers: {
+          ...(await unroutedHeaders(event)),
+          ...baseHeaders(nextId(), 'text/plain', true),
+          allow,
+          'access-control-allow-methods': allow,
+          'access-control-allow-headers': 'x-api-key, content-type',
+          'access-control-max-age': '86400',
+        },
+      })
+    // Not async: a routed request goes straight to its handler, no extra promise.
     app.all(path, (event) => {
       const handler = methods.get(event.req.method)
       if (handler) return handler(event)
-      if (event.req.method === 'OPTIONS') {
-        return new FastResponse(null, {
-          status: 204,
-          statusText: 'No Content',
-          headers: {
-            ...baseHeaders(nextId(), 'text/plain', true),
-            allow,
-            'access-control-allow-methods': allow,
-            'access-control-allow-headers': 'x-api-key, content-type',
-            'access-control-max-age': '86400',
-          },
-        })
-      }
+      if (event.req.method === 'OPTIONS') return preflight(event)
       return errorFor(event, new MethodNotAllowedError(event.req.method, allowed))
     })
   }

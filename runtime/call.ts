@@ -55,6 +55,19 @@ export interface Layer {
   stage: LayerStage
   /** Called once per endpoint when routes are generated; undefined skips the endpoint. */
   forEndpoint(endpoint: AnyEndpoint): Step | undefined
+  /**
+   * Runs when a routed request ends in an error, whichever stage threw (so also
+   * when an earlier stage refused it before this layer's step ran). May add
+   * headers to call.headers; returns the error to answer with, the same or a
+   * replacement. Never runs on a success.
+   */
+  onError?(call: Call, error: unknown): Promise<unknown>
+  /**
+   * Runs for requests no endpoint answers (unknown route 404, wrong method 405,
+   * OPTIONS). `caller` is anonymous, by client IP (no auth ran); add headers to
+   * `headers`.
+   */
+  unrouted?(caller: Readonly<Caller>, headers: Record<string, string>): Promise<void>
 }
 
 export function defineLayer(layer: Layer): Layer {

@@ -194,6 +194,14 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
     index < steps.length ? steps[index]!(call, () => run(call, index + 1)) : resolve(call)
 
   const observe = deps.observe
+  const errorHooks = deps.layers.filter((l) => l.onError !== undefined)
+  // Error path only: layers may add headers or replace the error (a refused call
+  // still counts against a rate limit). A hook that fails keeps the error it got.
+  const settle = async (call: Call, thrown: unknown): Promise<unknown> => {
+    let error = thrown
+    for (const layer of errorHooks) error = await layer.onError!(call, error).catch(() => error)
+    return error
+  }
 
   return async (event) => {
     const started = observe ? performance.now() : 0
@@ -257,7 +265,8 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
       const response = successResponse(envelope, format, ctx, head)
       if (observe) report(observe, call, 200, started)
       return response
-    } catch (error) {
+    } catch (thrown) {
+      const error = errorHooks.length ? await settle(call, thrown) : thrown
       if (observe) {
         const info = errorInfo(error)
         report(observe, call, info.status, started, info.error)

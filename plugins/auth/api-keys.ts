@@ -1,6 +1,8 @@
 import { createHash, randomInt } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import { readFile, writeFile, rename } from 'node:fs/promises'
 import { z } from 'zod'
+import { ConfigError } from '../../runtime/config.ts'
 
 // Keys are `il_` + 32 or more base62 characters. Only their SHA-256 is stored: a
 // leaked keys file does not leak keys.
@@ -39,24 +41,45 @@ export function generateKey(): string {
   return KEY_PREFIX + body
 }
 
+/**
+ * The keys file cannot be used; the message says what is wrong and how to fix it.
+ * A ConfigError: start-up stops with the message alone, like any bad setting.
+ */
+export class KeysFileError extends ConfigError {
+  override name = 'KeysFileError'
+}
+
+/** Reads and validates a keys file; a missing or malformed file is a KeysFileError. */
 export async function readKeysFile(path: string): Promise<KeyRecord[]> {
   let text: string
   try {
     text = await readFile(path, 'utf8')
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
-    throw error
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') {
+      throw new KeysFileError(
+        `INFRALENS_KEYS_FILE=${path}: the file does not exist. Create it with \`npm run key:create -- --tier free --label me\` (it writes that file), or unset INFRALENS_KEYS_FILE to run with anonymous access only.`,
+      )
+    }
+    throw new KeysFileError(`INFRALENS_KEYS_FILE=${path}: cannot read the file (${code ?? (error as Error).message}).`)
   }
-  const parsed = KeysFileSchema.safeParse(JSON.parse(text))
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    throw new KeysFileError(`INFRALENS_KEYS_FILE=${path} is not valid JSON (${(error as Error).message}); expected {"keys":[{"hash","tier","label","created"}]}.`)
+  }
+  const parsed = KeysFileSchema.safeParse(json)
   if (!parsed.success) {
-    throw new Error(`Keys file ${path} is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+    throw new KeysFileError(`Keys file ${path} is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`)
   }
   return parsed.data.keys
 }
 
 /** Adds a record, writing a temp file and renaming so a reader never sees half a file. */
 export async function appendKey(path: string, record: KeyRecord): Promise<void> {
-  const keys = await readKeysFile(path)
+  // The first key creates the file; any other problem with it stops here.
+  const keys = existsSync(path) ? await readKeysFile(path) : []
   keys.push(record)
   const tmp = `${path}.${process.pid}.tmp`
   await writeFile(tmp, JSON.stringify({ keys }, null, 2) + '\n', { mode: 0o600 })

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto'
 import { stat } from 'node:fs/promises'
 import type { Logger } from 'pino'
 import type { KeyRecord } from './api-keys.ts'
-import { hashKey, readKeysFile } from './api-keys.ts'
+import { KeysFileError, hashKey, readKeysFile } from './api-keys.ts'
 
 interface StoredKey {
   hash: Buffer
@@ -26,6 +26,7 @@ export class KeyStore {
     private readonly log: Logger,
   ) {}
 
+  /** Reads the file once; a missing or invalid file stops start-up (KeysFileError). */
   async load(): Promise<void> {
     if (!this.path) return
     const info = await stat(this.path).catch(() => undefined)
@@ -36,7 +37,7 @@ export class KeyStore {
   #set(records: readonly KeyRecord[]): void {
     for (const record of records) {
       if (!this.tiers.has(record.tier)) {
-        throw new Error(`Key "${record.label}" has tier "${record.tier}", which has no rate limit (tiers: ${[...this.tiers].join(', ')})`)
+        throw new KeysFileError(`Key "${record.label}" has tier "${record.tier}", which has no rate limit (tiers: ${[...this.tiers].join(', ')})`)
       }
     }
     this.#byHash = new Map(

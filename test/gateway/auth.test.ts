@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateKey, hashKey, KEY_PATTERN } from '../../plugins/auth/api-keys.ts'
 import { ROOT } from '../../runtime/app.ts'
+import { ConfigError } from '../../runtime/config.ts'
 import type { TestApp } from '../support/app.ts'
 import { startTestApp } from '../support/app.ts'
 
@@ -68,6 +69,11 @@ describe('api keys', () => {
     expect(res.status).toBe(401)
     expect(res.body.error.code).toBe('invalid_api_key')
     expect(res.body.error.message).toMatch(/not known/)
+    expect(res.headers.get('x-request-id')).toBe(res.body.request_id)
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/)
+    expect(res.headers.get('cache-control')).toBe('no-store')
+    expect(res.headers.get('ratelimit-limit')).toBe('60')
+    expect(res.headers.get('ratelimit-policy')).toBe('60;w=60')
   })
 
   it('a malformed key is 401 and says what a key looks like', async () => {
@@ -88,6 +94,26 @@ describe('api keys', () => {
     const text = await readFile(keysFile, 'utf8')
     expect(text).not.toContain(proKey)
     expect(text).toContain(hashKey(proKey))
+  })
+
+  it('a keys file that does not exist stops start-up, saying how to create it', async () => {
+    const missing = join(dir, 'missing.json')
+    const failure = startTestApp({ INFRALENS_KEYS_FILE: missing })
+    await expect(failure).rejects.toThrow(ConfigError)
+    await expect(failure).rejects.toThrow(`INFRALENS_KEYS_FILE=${missing}: the file does not exist`)
+    await expect(failure).rejects.toThrow(/npm run key:create/)
+  })
+
+  it('a keys file that is not JSON, or not a keys file, stops start-up naming the problem', async () => {
+    const notJson = join(dir, 'not-json.json')
+    await writeFile(notJson, '{"keys": [')
+    await expect(startTestApp({ INFRALENS_KEYS_FILE: notJson })).rejects.toThrow(/is not valid JSON/)
+    const wrongShape = join(dir, 'wrong-shape.json')
+    await writeFile(wrongShape, JSON.stringify({ keys: [{ hash: 'abc', tier: 'pro' }] }))
+    await expect(startTestApp({ INFRALENS_KEYS_FILE: wrongShape })).rejects.toThrow(/keys\.0\.hash: must be a lowercase hex SHA-256/)
+    const array = join(dir, 'array.json')
+    await writeFile(array, '[]')
+    await expect(startTestApp({ INFRALENS_KEYS_FILE: array })).rejects.toThrow(/is invalid: \(root\)/)
   })
 
   it('a key with a tier that has no limit stops start-up', async () => {
@@ -113,6 +139,27 @@ describe('npm run key:create', () => {
     } finally {
       await app.close()
     }
+  })
+
+  it('creates the configured keys file when it does not exist yet', async () => {
+    const file = join(dir, 'fresh', 'keys.json')
+    await mkdir(join(dir, 'fresh'))
+    const { stdout } = await run('npx', ['tsx', 'scripts/key-create.ts', '--tier', 'free'], { cwd: ROOT, env: { ...process.env, INFRALENS_KEYS_FILE: file } })
+    const stored = JSON.parse(await readFile(file, 'utf8')) as { keys: Array<{ hash: string; tier: string }> }
+    expect(stored.keys).toEqual([expect.objectContaining({ hash: hashKey(stdout.trim()), tier: 'free' })])
+  })
+
+  it('leaves a file that is not a keys file alone and prints no key', async () => {
+    const file = join(dir, 'not-keys.json')
+    await writeFile(file, 'hello')
+    const failed = await run('npx', ['tsx', 'scripts/key-create.ts', '--tier', 'free', '--file', file], { cwd: ROOT }).then(
+      () => undefined,
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    )
+    expect(failed?.code).toBe(1)
+    expect(failed?.stdout).toBe('')
+    expect(failed?.stderr).toContain('is not valid JSON')
+    expect(await readFile(file, 'utf8')).toBe('hello')
   })
 
   it('refuses an unknown tier', async () => {

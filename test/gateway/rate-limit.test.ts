@@ -77,6 +77,75 @@ describe('rate limits', () => {
     }
   })
 
+  it('401, 404, 405 and OPTIONS responses carry the RateLimit-* headers too', async () => {
+    const t = await startTestApp({ INFRALENS_RATE_LIMITS: 'anonymous=5' })
+    try {
+      const answers = {
+        badKey: await t.request('/api/uuid', { headers: { 'x-api-key': generateKey() } }),
+        unknownRoute: await t.request('/api/no/such/thing'),
+        wrongMethod: await t.request('/api/uuid', { method: 'POST' }),
+        preflight: await t.request('/api/uuid', { method: 'OPTIONS', headers: { origin: 'https://example.test' } }),
+      }
+      expect(Object.fromEntries(Object.entries(answers).map(([name, res]) => [name, res.status]))).toEqual({ badKey: 401, unknownRoute: 404, wrongMethod: 405, preflight: 204 })
+      for (const [name, res] of Object.entries(answers)) {
+        expect(res.headers.get('ratelimit-limit'), name).toBe('5')
+        expect(res.headers.get('ratelimit-policy'), name).toBe('5;w=60')
+        expect(res.headers.get('ratelimit-remaining'), name).toMatch(/^\d+$/)
+        const reset = Number(res.headers.get('ratelimit-reset'))
+        expect(reset, name).toBeGreaterThan(0)
+        expect(reset, name).toBeLessThanOrEqual(60)
+      }
+    } finally {
+      await t.close()
+    }
+  })
+
+  it('a bad API key counts against the caller IP; a flood of them ends in 429', async () => {
+    const t = await startTestApp({ INFRALENS_RATE_LIMITS: 'anonymous=3' })
+    try {
+      const badKey = { headers: { 'x-api-key': generateKey() } }
+      const first = await t.json('/api/uuid', badKey)
+      expect(first.status).toBe(401)
+      expect(first.body.error.code).toBe('invalid_api_key')
+      expect(first.headers.get('ratelimit-remaining')).toBe('2')
+      // Malformed keys count the same way, also on cost-0 endpoints.
+      const malformed = await t.request('/api/health', { headers: { 'x-api-key': 'nope' } })
+      expect(malformed.status).toBe(401)
+      expect(malformed.headers.get('ratelimit-remaining')).toBe('1')
+      // The same budget as anonymous calls from that address.
+      expect((await t.request('/api/uuid')).headers.get('ratelimit-remaining')).toBe('0')
+      const flooded = await t.json('/api/uuid', badKey)
+      expect(flooded.status).toBe(429)
+      expect(flooded.body.error.code).toBe('rate_limited')
+      expect(flooded.body.error.details).toMatchObject({ tier: 'anonymous', limit: 3, cost: 1 })
+      expect(Number(flooded.headers.get('retry-after'))).toBeGreaterThan(0)
+      expect(flooded.headers.get('ratelimit-remaining')).toBe('0')
+      expect((await t.request('/api/uuid')).status).toBe(429)
+    } finally {
+      await t.close()
+    }
+  })
+
+  it('unknown routes, wrong methods and preflights report the anonymous state without spending it', async () => {
+    const t = await startTestApp({ INFRALENS_RATE_LIMITS: 'anonymous=5' })
+    try {
+      expect((await t.request('/api/uuid')).headers.get('ratelimit-remaining')).toBe('4')
+      for (let i = 0; i < 3; i++) {
+        expect((await t.request('/api/nope')).headers.get('ratelimit-remaining')).toBe('4')
+        expect((await t.request('/api/uuid', { method: 'DELETE' })).headers.get('ratelimit-remaining')).toBe('4')
+        expect((await t.request('/api/uuid', { method: 'OPTIONS' })).headers.get('ratelimit-remaining')).toBe('4')
+      }
+      // ...and when it is spent, they say so (still answering 404).
+      for (let i = 0; i < 4; i++) await t.request('/api/uuid')
+      const spent = await t.json('/api/nope')
+      expect(spent.status).toBe(404)
+      expect(spent.body.error.code).toBe('not_found')
+      expect(spent.headers.get('ratelimit-remaining')).toBe('0')
+    } finally {
+      await t.close()
+    }
+  })
+
   it('keys are limited apart from anonymous callers and from each other', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'infralens-rl-'))
     const a = generateKey()
