@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TestApp } from '../support/app.ts'
 import { startTestApp } from '../support/app.ts'
 import type { BindServer } from '../support/bind-server.ts'
-import { bindAvailable, dig, startBind } from '../support/bind-server.ts'
-import { SERVICE_ZONE } from '../support/loopback-dns.ts'
+import { bindAvailable, dig, digReverse, startBind } from '../support/bind-server.ts'
+import { REVERSE6_ZONE, REVERSE_ZONE, SERVICE_ZONE } from '../support/loopback-dns.ts'
 
 // Interop with BIND 9 (installed by .ci/run): every record type the service
 // answers equals what dig gets from the same named.
@@ -13,7 +13,7 @@ let t: TestApp
 
 beforeAll(async () => {
   if (!bindAvailable()) throw new Error('BIND 9 (named) and dig are needed: apt-get install bind9 bind9-dnsutils (.ci/run does this)')
-  named = await startBind({ 'infralens.test': SERVICE_ZONE })
+  named = await startBind({ 'infralens.test': SERVICE_ZONE, '2.0.192.in-addr.arpa': REVERSE_ZONE, '8.b.d.0.1.0.0.2.ip6.arpa': REVERSE6_ZONE })
   t = await startTestApp({
     INFRALENS_DNS_RESOLVERS: `${named.host}:${named.port}`,
     INFRALENS_DNS_TIMEOUT_MS: '1000',
@@ -93,5 +93,36 @@ describe('the service and dig agree on what BIND serves', () => {
   it('NXDOMAIN and NODATA as BIND says', async () => {
     expect((await t.json('/api/dns/a/nothing-here.infralens.test')).body.data).toMatchObject({ rcode: 'NXDOMAIN', status: 'nxdomain', ttl: 120 })
     expect((await t.json('/api/dns/a/only-v6.infralens.test')).body.data).toMatchObject({ rcode: 'NOERROR', status: 'nodata', ttl: 120 })
+  })
+})
+
+describe('reverse DNS: the service and dig -x agree', () => {
+  // one PTR, two PTRs (one a liar), a PTR to a name that does not exist, and IPv6
+  for (const ip of ['192.0.2.1', '192.0.2.2', '192.0.2.3', '2001:db8::1']) {
+    it(`PTR ${ip}`, async () => {
+      const res = await t.json(`/api/reverse-dns/${ip}`)
+      expect(res.status, JSON.stringify(res.body)).toBe(200)
+      const d = res.body.data
+      const digPtr = digReverse(named, ip)
+        .map((line) => line.split(/\s+/))
+        .filter((f) => f[3] === 'PTR')
+      expect(digPtr.length).toBeGreaterThan(0)
+      expect(`${d.reverse_name}.`).toBe(digPtr[0]![0])
+      const mine = d.ptr as Array<{ name: string; ttl: number; forward_confirmed: boolean; forward_addresses: string[] }>
+      expect(mine.map((p) => `${p.name}. ${p.ttl}`).sort()).toEqual(digPtr.map((f) => `${f[4]} ${f[1]}`).sort())
+      // forward confirmation against what dig gets for each PTR name
+      const forwardType = ip.includes(':') ? 'AAAA' : 'A'
+      for (const p of mine) {
+        const forward = digValues(p.name, forwardType)
+        expect([...p.forward_addresses].sort(), p.name).toEqual(forward)
+        expect(p.forward_confirmed, p.name).toBe(forward.includes(ip))
+      }
+      expect(d.fcrdns).toBe(mine.some((p) => p.forward_confirmed))
+    })
+  }
+
+  it('an address without PTR: dig -x finds nothing, the service says NXDOMAIN', async () => {
+    expect(digReverse(named, '192.0.2.200')).toEqual([])
+    expect((await t.json('/api/reverse-dns/192.0.2.200')).body.data).toMatchObject({ rcode: 'NXDOMAIN', status: 'nxdomain', ptr: [], fcrdns: false })
   })
 })

@@ -89,7 +89,16 @@ ${zoneBlocks.join('\n')}
 
 /** dig's answer section, one record per line, as `name ttl class type rdata`. */
 export function dig(server: BindServer, name: string, type: string): string[] {
-  const out = spawnSync('dig', [`@${server.host}`, '-p', String(server.port), name, type, '+norecurse', '+noall', '+answer', '+nocookie', '+time=2', '+tries=1'], {
+  return digAnswer(server, [name, type])
+}
+
+/** `dig -x ip`: the PTR answer for an IPv4 or IPv6 address, with dig building the reverse name. */
+export function digReverse(server: BindServer, ip: string): string[] {
+  return digAnswer(server, ['-x', ip])
+}
+
+function digAnswer(server: BindServer, query: string[]): string[] {
+  const out = spawnSync('dig', [`@${server.host}`, '-p', String(server.port), ...query, '+norecurse', '+noall', '+answer', '+nocookie', '+time=2', '+tries=1'], {
     encoding: 'utf8',
   })
   if (out.status !== 0) throw new Error(`dig failed: ${out.stderr}`)
