@@ -13,6 +13,21 @@ function getPath(value: unknown, path: string): unknown {
   return current
 }
 
+// links.self is the request URL as the WHATWG parser left it, percent-encoded
+// already: encodeURI would encode each % again (%3D -> %253D). Only what may not
+// stand between < and > in a header value is escaped, as UTF-8 bytes.
+const NOT_IN_LINK = /[^\x21-\x7E]|[<>"]/gu
+
+function percentEncode(char: string): string {
+  let out = ''
+  for (const byte of Buffer.from(char, 'utf8')) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`
+  return out
+}
+
+export function linkTarget(url: string): string {
+  return url.replace(NOT_IN_LINK, percentEncode)
+}
+
 /** CSV carries data only; the envelope travels in headers so nothing is lost. */
 function envelopeHeaders(envelope: SuccessEnvelope, ctx: FormatContext): void {
   const h = ctx.headers
@@ -24,7 +39,7 @@ function envelopeHeaders(envelope: SuccessEnvelope, ctx: FormatContext): void {
     h['x-tier'] = envelope.meta.tier
     if (envelope.meta.pagination) h['x-total-count'] = String(envelope.meta.pagination.total)
   }
-  if (envelope.links) h.link = `<${encodeURI(envelope.links.self)}>; rel="self"`
+  if (envelope.links) h.link = `<${linkTarget(envelope.links.self)}>; rel="self"`
 }
 
 export const csvFormat = defineFormat({

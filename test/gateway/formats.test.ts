@@ -1,8 +1,10 @@
+import fc from 'fast-check'
 import { XMLParser } from 'fast-xml-parser'
 import { load } from 'js-yaml'
 import Papa from 'papaparse'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TestApp } from '../support/app.ts'
+import { linkTarget } from '../../plugins/format/csv-format.ts'
 import { startTestApp } from '../support/app.ts'
 import { ITEMS, WEIRD } from '../support/fixture-plugin.ts'
 
@@ -119,6 +121,41 @@ describe('csv', () => {
     expect(res.headers.get('x-total-count')).toBe('4')
     expect(res.headers.get('link')).toBe('</api/test/items?format=csv&limit=2>; rel="self"')
     expect((await res.text()).trim().split('\r\n')).toHaveLength(3)
+  })
+
+  it('the Link header keeps an already-encoded URL as it is (no double encoding)', async () => {
+    const res = await t.request('/api/hash/sha256?input=%3D1%2B2&format=csv')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('link')).toBe('</api/hash/sha256?input=%3D1%2B2&format=csv>; rel="self"')
+    // What the URL parser leaves raw (| ^ ` {) is allowed in a header and kept.
+    const raw = await t.request('/api/hash/sha256?input=a|b^c`d{e}&format=csv')
+    expect(raw.headers.get('link')).toBe('</api/hash/sha256?input=a|b^c`d{e}&format=csv>; rel="self"')
+  })
+
+  it('the Link target names the same input the request sent, whatever it was', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }), async (input) => {
+        const res = await t.request(`/api/hash/sha256?input=${encodeURIComponent(input)}&format=csv`)
+        await res.arrayBuffer()
+        const link = /^<([\x21-\x7E]+)>; rel="self"$/.exec(res.headers.get('link') ?? '')
+        expect(link, res.headers.get('link') ?? 'no link').not.toBeNull()
+        expect(new URL(link![1]!, 'http://x').searchParams.get('input')).toBe(input)
+      }),
+      { numRuns: 60 },
+    )
+  })
+
+  it('linkTarget escapes only what may not stand in <...>, as UTF-8, and leaves % escapes alone', () => {
+    expect(linkTarget('/a b?q=<é>&r="%41"\u{1F600}')).toBe('/a%20b?q=%3C%C3%A9%3E&r=%22%41%22%F0%9F%98%80')
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        const out = linkTarget(s)
+        expect(out).toMatch(/^[\x21-\x7E]*$/)
+        expect(out).not.toMatch(/[<>"]/)
+        // Printable ASCII other than <>" goes through untouched.
+        if (/^[\x21-\x7E]*$/.test(s) && !/[<>"]/.test(s)) expect(out).toBe(s)
+      }),
+    )
   })
 
   it('an object without csvRows is one row', async () => {
