@@ -19,7 +19,9 @@ type Case = [section: string, name: string, type: DnsTypeMnemonic, status: strin
 async function setUp(rfc: 4035 | 5155, host: string): Promise<{ server: TestDnsServer; validator: Validator }> {
   const server = await startDnsServer({ host, zones: [join(DNSSEC_FIXTURES, `example.rfc${rfc}.signed.zone`)] })
   const dns = createDnsClient({ servers: [{ host, port: server.port }], timeoutMs: 1000 })
-  return { server, validator: createValidator({ fetcher: createFetcher(dns), anchors: loadTrustAnchors(join(DNSSEC_FIXTURES, `example.rfc${rfc}.anchor.ds`)) }) }
+  // Signed for 2025-01-01..2045-01-01; judged at a fixed instant inside that window.
+  const now = () => Date.parse('2026-06-01T00:00:00Z')
+  return { server, validator: createValidator({ fetcher: createFetcher(dns), anchors: loadTrustAnchors(join(DNSSEC_FIXTURES, `example.rfc${rfc}.anchor.ds`)), now }) }
 }
 
 function run(cases: Case[], get: () => Validator): void {

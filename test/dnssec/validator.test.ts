@@ -17,8 +17,12 @@ let tree: SignedTree
 let validator: Validator
 let rootAnchor: TrustAnchors
 
+// The fixtures are signed for 2025-01-01..2045-01-01 (future.test from 2040): the
+// validators here judge them at a fixed instant, so the verdicts do not change with
+// the year the tests run in.
+const NOW = () => Date.parse('2026-06-01T00:00:00Z')
 const client = (timeoutMs = 1000) => createDnsClient({ servers: [{ host: tree.server.host, port: tree.server.port }], timeoutMs, retries: 0 })
-const validatorWith = (anchors: TrustAnchors, now?: () => number) => createValidator({ fetcher: createFetcher(client()), anchors, ...(now ? { now } : {}) })
+const validatorWith = (anchors: TrustAnchors, now: () => number = NOW) => createValidator({ fetcher: createFetcher(client()), anchors, now })
 
 beforeAll(async () => {
   tree = await startSignedTree()
@@ -42,6 +46,7 @@ describe('every test domain gets the verdict RFC 4035 gives it', () => {
       // the API data for it is what the descriptor documents
       const data = presentValidation(result, expected.domain)
       expect(DnssecData.safeParse(data).success).toBe(true)
+      expect(data.validated_at).toBe('2026-06-01T00:00:00.000Z')
       if (expected.status === 'insecure') expect(data.insecure_at).toBe(expected.at)
       if (expected.status === 'bogus') expect(data.bogus_at).toBe(expected.at)
     })
@@ -215,7 +220,7 @@ describe('the resolver', () => {
 
   it('a resolver that does not answer is an error, not a verdict', async () => {
     tree.server.setFault({ kind: 'drop', name: 'ecdsap384.test' })
-    const v = createValidator({ fetcher: createFetcher(client(200)), anchors: rootAnchor })
+    const v = createValidator({ fetcher: createFetcher(client(200)), anchors: rootAnchor, now: NOW })
     await expect(v.validate('www.ecdsap384.test')).rejects.toBeInstanceOf(DnsError)
   })
 })
