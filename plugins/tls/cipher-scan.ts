@@ -1,6 +1,7 @@
 import type { ProtocolName } from './client-hello.ts'
 import { PROTOCOLS } from './client-hello.ts'
 import { LEGACY_SUITES, TLS13_SUITES } from './cipher-suites.ts'
+import { fanOut } from './deadline.ts'
 import { createPool } from './pool.ts'
 import type { Dial, FailureReason, HelloOutcome } from './probe.ts'
 import { probeHello } from './probe.ts'
@@ -49,16 +50,26 @@ function deal<T>(items: readonly T[], n: number): T[][] {
 }
 
 export async function scanCiphers(dial: Dial, options: ScanOptions): Promise<CipherScan> {
+  const scope = fanOut(options.signal, options.concurrency)
+  try {
+    return await scanWithin(dial, options, scope.signal)
+  } finally {
+    scope.close()
+  }
+}
+
+/** The scan, its probes hanging off `signal` (at most `concurrency` of them at a time: the pool's bound). */
+async function scanWithin(dial: Dial, options: ScanOptions, signal: AbortSignal): Promise<CipherScan> {
   const started = performance.now()
   const pooled = createPool(options.concurrency)
   let probes = 0
   let failed = 0
 
   const hello = async (version: number, suites: readonly number[]): Promise<HelloOutcome> => {
-    options.signal.throwIfAborted()
+    signal.throwIfAborted()
     const outcome = await pooled(() => {
       probes++
-      return probeHello(dial, { versions: [version], suites, serverName: options.serverName }, options.probeTimeoutMs, options.signal)
+      return probeHello(dial, { versions: [version], suites, serverName: options.serverName }, options.probeTimeoutMs, signal)
     })
     if (outcome.kind === 'failed') failed++
     return outcome

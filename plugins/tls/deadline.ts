@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events'
+
 /**
  * An abort signal that fires after `ms` or when `parent` aborts, held by a real
  * timer. Not AbortSignal.any(AbortSignal.timeout(...)): Node 20 holds the sources
@@ -17,4 +19,20 @@ export function deadline(parent: AbortSignal, ms: number, reason = `timed out af
       parent.removeEventListener('abort', onParent)
     },
   }
+}
+
+/**
+ * One child signal for a bounded crowd of waiters (a scan's probes, each with its
+ * own deadline on it): the parent — the request's signal — gets a single
+ * listener however many probes run, and the child allows exactly `listeners`,
+ * the caller's bound, so Node's MaxListenersExceededWarning stays quiet for the
+ * bounded fan-out and still speaks up for a real leak past it.
+ */
+export function fanOut(parent: AbortSignal, listeners: number): { signal: AbortSignal; close(): void } {
+  const controller = new AbortController()
+  setMaxListeners(listeners, controller.signal)
+  const onParent = () => controller.abort(parent.reason)
+  if (parent.aborted) onParent()
+  else parent.addEventListener('abort', onParent, { once: true })
+  return { signal: controller.signal, close: () => parent.removeEventListener('abort', onParent) }
 }

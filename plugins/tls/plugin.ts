@@ -9,6 +9,7 @@ import { tlsCertificate } from './certificate.ts'
 import { tlsCiphers } from './ciphers.ts'
 import { tlsConnection } from './connection.ts'
 import type { TlsSettings } from './target.ts'
+import { PROBE_CONCURRENCY } from './target.ts'
 import { createTrustStore } from './trust-store.ts'
 
 declare module '../../runtime/define-plugin.ts' {
@@ -30,7 +31,7 @@ export default definePlugin({
       // a silent host is reported as a 502 naming it, well before the 504.
       handshakeTimeoutMs: clamp(requestTimeoutMs / 3, 300, 10_000),
       probeTimeoutMs: clamp(requestTimeoutMs / 5, 200, 5_000),
-      concurrency: 16,
+      concurrency: PROBE_CONCURRENCY,
     }
     api.upstream('tls', settings)
     api.resolve(connection, ({ host }, ctx) => tlsConnection(settings, host, ctx.signal))

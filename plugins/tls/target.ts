@@ -7,6 +7,9 @@ import type { TrustStore } from './trust-store.ts'
 // Everything the TLS resolvers share: the guarded network, the trust store,
 // deadlines and the probe pool size, and how a target is reached.
 
+/** Probes in flight per scan: enough to overlap a server's latency, few enough not to look like a flood. */
+export const PROBE_CONCURRENCY = 16
+
 export interface TlsSettings {
   network: GuardedNetwork
   trust: TrustStore

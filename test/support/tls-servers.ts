@@ -158,7 +158,8 @@ export interface TlsWorld {
   close(): Promise<void>
 }
 
-function leafFor(pki: TestPki, cn: string, extra: Partial<Parameters<typeof issue>[0]> = {}): Issued {
+/** A leaf from the test PKI's intermediate with the usual AIA, CRL and OCSP URLs. */
+export function leafFor(pki: TestPki, cn: string, extra: Partial<Parameters<typeof issue>[0]> = {}): Issued {
   return issue({ subject: { cn }, issuer: pki.intermediate, dns: [cn], ocspUrl: 'http://ocsp.tls.test', crlUrls: ['http://crl.tls.test/issuing.crl'], caIssuersUrl: 'http://pki.tls.test/issuing.crt', ...extra })
 }
 
