@@ -20,7 +20,13 @@ export function createRedisStore(redis: SharedRedis, local: CacheStore): CacheSt
         return undefined
       }
       if (text === null) return undefined
-      const entry = JSON.parse(text) as CacheEntry
+      const entry = decodeEntry(text)
+      if (entry === undefined) {
+        // Another writer (an older version, an operator, a bad disk) left something
+        // that is not an entry: a miss, and the next answer overwrites it.
+        redis.client.del(keyOf(key)).catch(() => {})
+        return undefined
+      }
       if (entry.staleUntil <= Date.now()) return undefined
       await local.set(key, entry)
       return entry
@@ -36,4 +42,18 @@ export function createRedisStore(redis: SharedRedis, local: CacheStore): CacheSt
       }
     },
   }
+}
+
+/** The entry stored under a key, or undefined when the text is not one (shared storage is not trusted to be ours). */
+export function decodeEntry(text: string): CacheEntry | undefined {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  if (typeof value !== 'object' || value === null || !('data' in value)) return undefined
+  const { expiresAt, staleUntil } = value as Partial<Record<'expiresAt' | 'staleUntil', unknown>>
+  if (!Number.isFinite(expiresAt) || !Number.isFinite(staleUntil)) return undefined
+  return value as CacheEntry
 }
