@@ -1,10 +1,13 @@
 import { spawn } from 'node:child_process'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Server } from 'srvx'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from '../../runtime/app.ts'
 import { listen as listenWithLimits } from '../../runtime/server.ts'
 import type { TestApp } from '../support/app.ts'
 import { startTestApp } from '../support/app.ts'
+import { HERMETIC_ENV } from '../support/hermetic-env.ts'
 import { startLoopbackDns } from '../support/loopback-dns.ts'
 
 async function listen(t: TestApp): Promise<{ server: Server; base: string }> {
@@ -79,23 +82,35 @@ describe('behind a trusted proxy', () => {
 })
 
 describe('npm start', () => {
-  it('serves on the configured port with embedded defaults and stops cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/main.ts'], { cwd: ROOT, env: { ...process.env, PORT: '0', HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] })
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = ''
-      const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 20_000)
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString()
-        const match = /"url":"([^"]+)"/.exec(out)
-        if (match) {
-          clearTimeout(timer)
-          resolve(match[1]!)
-        }
+  it('serves on the configured port (upstreams on loopback only) and stops cleanly on SIGTERM', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/main.ts'], { cwd: ROOT, env: { ...process.env, ...HERMETIC_ENV, PORT: '0', HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
+    const logLine = (pattern: RegExp) =>
+      new Promise<string>((resolve, reject) => {
+        const timer = setInterval(() => {
+          const line = out.split('\n').find((l) => pattern.test(l))
+          if (line) {
+            clearInterval(timer)
+            resolve(line)
+          }
+        }, 20)
+        setTimeout(() => {
+          clearInterval(timer)
+          reject(new Error(`no log line ${pattern}: ${out}`))
+        }, 20_000).unref()
+        child.on('exit', (code) => {
+          clearInterval(timer)
+          reject(new Error(`exited ${code}: ${out}`))
+        })
       })
-      child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)))
-    })
+    const url = (JSON.parse(await logLine(/"url":"/)) as { url: string }).url
     const res = await fetch(new URL('/api/health', url))
     expect(res.status).toBe(200)
+    // Hermetic: the VRP set the routing plugin fetches at start came from the local
+    // fixture, not from the public default URL.
+    const vrps = JSON.parse(await logLine(/"msg":"VRP set loaded"/)) as { source: string }
+    expect(vrps.source).toBe(HERMETIC_ENV.INFRALENS_VRP_URL)
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
     child.kill('SIGTERM')
     expect(await exited).toBe(0)
@@ -106,7 +121,7 @@ describe('npm start', () => {
     dns.resolver.setFault({ kind: 'delay', ms: 800 } as never)
     const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/main.ts'], {
       cwd: ROOT,
-      env: { ...process.env, ...dns.env, INFRALENS_DNS_TIMEOUT_MS: '3000', PORT: '0', HOST: '127.0.0.1' },
+      env: { ...process.env, ...HERMETIC_ENV, ...dns.env, INFRALENS_DNS_TIMEOUT_MS: '3000', PORT: '0', HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let out = ''
@@ -141,8 +156,24 @@ describe('npm start', () => {
     }
   })
 
+  it('refuses to start when INFRALENS_KEYS_FILE names a file that does not exist, saying how to create it', async () => {
+    const missing = join(tmpdir(), `infralens-no-such-keys-${process.pid}.json`)
+    const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/main.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, ...HERMETIC_ENV, PORT: '0', HOST: '127.0.0.1', INFRALENS_KEYS_FILE: missing },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let err = ''
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()))
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
+    expect(code).toBe(1)
+    expect(err.trim()).toBe(
+      `INFRALENS_KEYS_FILE=${missing}: the file does not exist. Create it with \`npm run key:create -- --tier free --label me\` (it writes that file), or unset INFRALENS_KEYS_FILE to run with anonymous access only.`,
+    )
+  })
+
   it('refuses to start on a bad config value, naming it', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/main.ts'], { cwd: ROOT, env: { ...process.env, PORT: 'nope' }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/main.ts'], { cwd: ROOT, env: { ...process.env, ...HERMETIC_ENV, PORT: 'nope' }, stdio: ['ignore', 'pipe', 'pipe'] })
     let err = ''
     child.stderr.on('data', (c: Buffer) => (err += c.toString()))
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))

@@ -3,17 +3,11 @@ import { join } from 'node:path'
 import type { AppOptions, InfralensApp } from '../../runtime/app.ts'
 import { ROOT, createApp } from '../../runtime/app.ts'
 import { createFixturePlugin } from './fixture-plugin.ts'
+import { HERMETIC_ENV } from './hermetic-env.ts'
 
 export const FIXTURE_REGISTRY = join(ROOT, 'test', 'fixtures', 'registry')
 
-const NOWHERE = {
-  INFRALENS_DNS_RESOLVERS: '127.0.0.1:1',
-  INFRALENS_PROPAGATION_RESOLVERS: 'nowhere=127.0.0.1:1',
-  INFRALENS_DNS_TIMEOUT_MS: '200',
-  // A local VRP file: the public default would only fail (offline), and readiness
-  // would then depend on how fast that failure comes.
-  INFRALENS_VRP_URL: join(ROOT, 'test', 'fixtures', 'rpki', 'test-vrps.json'),
-}
+const NOWHERE = HERMETIC_ENV
 
 export interface TestApp extends InfralensApp {
   /** In-process request; path relative to the service root. */
