@@ -74,6 +74,8 @@ export interface ServerSpec {
   hsts?: string
   /** A DER OCSP response to staple. */
   ocsp?: Buffer
+  /** false: the client's suite order decides (node:tls servers default to their own). */
+  honorCipherOrder?: boolean
 }
 
 export interface TlsTestServer {
@@ -93,6 +95,7 @@ export async function startTlsServer(spec: ServerSpec): Promise<TlsTestServer> {
       maxVersion: spec.maxVersion ?? 'TLSv1.3',
       // SECLEVEL=0: OpenSSL 3 otherwise refuses TLS 1.0/1.1 and 1024-bit keys, which some servers here must offer.
       ciphers: `${spec.ciphers ?? DEFAULT_CIPHERS}:@SECLEVEL=0`,
+      ...(spec.honorCipherOrder !== undefined ? { honorCipherOrder: spec.honorCipherOrder } : {}),
     },
     (req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain', ...(spec.hsts ? { 'strict-transport-security': spec.hsts } : {}) })
@@ -139,6 +142,9 @@ export const SERVER_NAMES = [
   'tls13',
   'legacy',
   'misordered',
+  'client-order',
+  'not-yet-valid',
+  'untrusted',
 ] as const
 export type ServerName = (typeof SERVER_NAMES)[number]
 
@@ -171,6 +177,9 @@ export async function startTlsWorld(): Promise<TlsWorld> {
   const { intermediate, root } = pki
   const valid = leafFor(pki, name('valid'), { dns: [name('valid'), name('www.valid')], scts: 2, mustStaple: true })
   const selfKey: KeyPair = keyPair()
+  // A complete chain, root included, from a CA the app does not trust.
+  const strangerRoot = issue({ subject: { cn: 'Stranger Root CA', o: 'Nobody Trusts Us' }, ca: true, key: keyPair({ type: 'rsa', bits: 2048 }, true), notBefore: new Date(now - 365 * DAY), notAfter: new Date(now + 3650 * DAY) })
+  const strangerIssuer = issue({ subject: { cn: 'Stranger Issuing CA', o: 'Nobody Trusts Us' }, issuer: strangerRoot, ca: true, pathLength: 0, notBefore: new Date(now - 365 * DAY), notAfter: new Date(now + 1825 * DAY) })
   const specs: Record<ServerName, ServerSpec & { host: string }> = {
     valid: { host: name('valid'), address: at(61), leaf: valid, chain: [intermediate], ciphers: MOZILLA_INTERMEDIATE, hsts: HSTS_HEADER, ocsp: ocspResponse(valid, intermediate) },
     expired: { host: name('expired'), address: at(62), leaf: leafFor(pki, name('expired'), { notBefore: new Date(now - 100 * DAY), notAfter: new Date(now - 10 * DAY) }), chain: [intermediate] },
@@ -194,6 +203,18 @@ export async function startTlsWorld(): Promise<TlsWorld> {
       ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-SHA:AES128-SHA:AES256-SHA',
     },
     misordered: { host: name('misordered'), address: at(73), leaf: leafFor(pki, name('misordered')), chain: [root, intermediate] },
+    // The client's order decides, and a static-RSA CBC suite is on offer.
+    'client-order': {
+      host: name('client-order'),
+      address: at(74),
+      leaf: leafFor(pki, name('client-order')),
+      chain: [intermediate],
+      maxVersion: 'TLSv1.2',
+      ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-AES256-GCM-SHA384:AES128-SHA',
+      honorCipherOrder: false,
+    },
+    'not-yet-valid': { host: name('not-yet-valid'), address: at(75), leaf: leafFor(pki, name('not-yet-valid'), { notBefore: new Date(now + 10 * DAY), notAfter: new Date(now + 100 * DAY) }), chain: [intermediate] },
+    untrusted: { host: name('untrusted'), address: at(76), leaf: issue({ subject: { cn: name('untrusted') }, issuer: strangerIssuer, dns: [name('untrusted')] }), chain: [strangerIssuer, strangerRoot] },
   }
   const started = await Promise.all(SERVER_NAMES.map(async (key) => [key, await startTlsServer(specs[key])] as const))
   const servers = {} as Record<ServerName, WorldServer>

@@ -56,6 +56,9 @@ describe('analyze: grade and findings per server', () => {
     { server: 'tls13', grade: 'A', ifTrusted: 'A', must: ['hsts_missing'], serious: [] },
     { server: 'legacy', grade: 'B', ifTrusted: 'B', must: ['tls10_supported', 'tls11_supported', 'tls13_not_supported'], serious: ['tls10_supported', 'tls11_supported'] },
     { server: 'misordered', grade: 'A', ifTrusted: 'A', must: ['chain_order', 'chain_includes_root'], serious: [] },
+    { server: 'client-order', grade: 'A-', ifTrusted: 'A-', must: ['no_server_cipher_order', 'suites_without_forward_secrecy', 'cbc_suites', 'tls13_not_supported'], serious: [] },
+    { server: 'not-yet-valid', grade: 'T', ifTrusted: 'A', must: ['certificate_not_yet_valid', 'hsts_not_checked'], serious: ['certificate_not_yet_valid'] },
+    { server: 'untrusted', grade: 'T', ifTrusted: 'A', must: ['chain_untrusted', 'chain_includes_root', 'hsts_not_checked'], serious: ['chain_untrusted'] },
   ]
   for (const c of cases) {
     it(`${c.server}${c.host ? ' (other name)' : ''}: ${c.grade}`, async () => {
@@ -105,6 +108,39 @@ describe('analyze: grade and findings per server', () => {
     const d = await data(`/api/tls/analyze/${enc(world.servers.misordered.target)}`)
     expect(d.chain).toMatchObject({ complete: true, anchored: true, order_ok: false, root_served: true, served_count: 3 })
     expect(d.chain.path.map((l: { served_position: number | null }) => l.served_position)).toEqual([0, 2, 1])
+  })
+
+  it('not yet valid: OpenSSL agrees, and it is the only trust finding', async () => {
+    const d = await data(`/api/tls/analyze/${enc(world.servers['not-yet-valid'].target)}`)
+    expect(d.chain).toMatchObject({ verified: false, verify_error: 'CERT_NOT_YET_VALID', complete: true, anchored: true, anchor_source: 'extra' })
+    expect(d.certificate).toMatchObject({ not_yet_valid: true, expired: false })
+    expect(d.findings.filter((f: { grade_cap: string | null }) => f.grade_cap === 'T').map((f: { id: string }) => f.id)).toEqual(['certificate_not_yet_valid'])
+    expect(d.hsts).toMatchObject({ checked: false, error: expect.stringMatching(/not yet valid/i) })
+  })
+
+  it('untrusted: a complete chain, root served, to a root nobody trusts', async () => {
+    const d = await data(`/api/tls/analyze/${enc(world.servers.untrusted.target)}`)
+    expect(d.chain).toMatchObject({ verified: false, verify_error: 'SELF_SIGNED_CERT_IN_CHAIN', complete: true, anchored: false, anchor_source: null, order_ok: true, root_served: true, served_count: 3, missing_issuer: null })
+    expect(d.chain.path.map((l: { source: string }) => l.source)).toEqual(['served', 'served', 'served'])
+    const f = d.findings.find((x: { id: string }) => x.id === 'chain_untrusted')
+    expect(f).toMatchObject({ severity: 'critical', grade_cap: 'T', message: expect.stringContaining('Stranger Root CA') })
+    expect(ids(d)).not.toContain('chain_incomplete')
+    expect(ids(d)).not.toContain('self_signed')
+  })
+
+  it('client order: server_preference false, no preference ranks, and the no_server_cipher_order finding', async () => {
+    const scan = await data(`/api/tls/ciphers/${enc(world.servers['client-order'].target)}`)
+    expect(scan.protocols.find((p: { protocol: string }) => p.protocol === 'TLSv1.2')).toMatchObject({ supported: true, server_preference: false, suite_count: 3 })
+    expect(scan.cipher_suites.map((s: { openssl_name: string; preference: number | null }) => [s.openssl_name, s.preference])).toEqual([
+      ['ECDHE-RSA-AES256-GCM-SHA384', null],
+      ['ECDHE-RSA-AES128-GCM-SHA256', null],
+      ['AES128-SHA', null],
+    ])
+    const d = await data(`/api/tls/analyze/${enc(world.servers['client-order'].target)}`)
+    expect(d.findings.find((f: { id: string }) => f.id === 'no_server_cipher_order')).toMatchObject({ severity: 'low', grade_cap: null, message: expect.stringContaining('TLSv1.2') })
+    // The server with its own order (same kind of configuration) gets neither.
+    const ordered = await data(`/api/tls/ciphers/${enc(world.servers.valid.target)}`)
+    expect(ordered.protocols.find((p: { protocol: string }) => p.protocol === 'TLSv1.2').server_preference).toBe(true)
   })
 
   it('wildcard: one label only', async () => {
