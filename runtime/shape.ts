@@ -64,6 +64,13 @@ function unknownSortKey(key: readonly string[], lists: ReadonlyArray<readonly Js
   )
 }
 
+/** sort/limit/offset on data with no list: a mistake to report, not to ignore. */
+function noList(controls: Controls): InputError {
+  const param = controls.sort !== undefined ? 'sort' : controls.limit !== undefined ? 'limit' : 'offset'
+  const value = param === 'sort' ? controls.sort!.join('.') : String(param === 'limit' ? controls.limit : controls.offset)
+  return new InputError(`Query parameter "${param}" does not apply here: this endpoint has no list to sort/page. Remove it.`, { param, value })
+}
+
 function toTree(paths: readonly string[][]): Tree {
   const root: Tree = {}
   for (const path of paths) {
@@ -136,6 +143,7 @@ export function shape(data: Json, listPaths: readonly string[][], controls: Cont
   const paths = Array.isArray(data) ? [[]] : listPaths
   const paginate = controls.limit !== undefined || controls.offset !== 0
   if (controls.sort !== undefined || paginate) {
+    if (paths.length === 0) throw noList(controls)
     const totals: Record<string, number> = {}
     const nonEmpty: Json[][] = []
     let sorted = false

@@ -102,6 +102,25 @@ describe('limit and offset', () => {
     expect(res.body.meta.pagination).toEqual({ total: all.length, limit: 2, offset: 1 })
   })
 
+  it('sort, limit or offset on an endpoint with no list is a 400 naming the parameter', async () => {
+    for (const [query, param, value] of [
+      ['sort=foo', 'sort', 'foo'],
+      ['limit=2', 'limit', '2'],
+      ['offset=1', 'offset', '1'],
+      ['sort=a.b&limit=2', 'sort', 'a.b'],
+    ] as const) {
+      const res = await t.json(`/api/uuid?${query}`)
+      expect(res.status, query).toBe(400)
+      expect(res.body.error.code).toBe('bad_request')
+      expect(res.body.error.details).toEqual({ param, value })
+      expect(res.body.error.message).toBe(`Query parameter "${param}" does not apply here: this endpoint has no list to sort/page. Remove it.`)
+    }
+    // The same for an object answer with parameters of its own.
+    expect((await t.json('/api/hash/sha256?input=abc&sort=hex')).body.error.details).toEqual({ param: 'sort', value: 'hex' })
+    // order alone changes nothing and stays accepted; so do the other controls.
+    expect((await t.json('/api/uuid?order=desc&fields=uuid')).status).toBe(200)
+  })
+
   it('no pagination meta without limit/offset', async () => {
     expect((await data('')).meta).not.toHaveProperty('pagination')
   })
