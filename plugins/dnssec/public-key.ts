@@ -92,6 +92,11 @@ export function importDnskey(algorithm: number, keyBase64: string): ImportedKey 
   return result
 }
 
+/** Forgets every imported key (cold-chain benchmarks). */
+export function forgetImportedKeys(): void {
+  imported.clear()
+}
+
 /** Key size in bits as operators quote it (RSA modulus length, curve size), without importing. */
 export function keySizeOf(algorithm: number, keyBase64: string): number | null {
   const raw = Buffer.from(keyBase64, 'base64')
