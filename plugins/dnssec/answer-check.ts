@@ -83,7 +83,7 @@ function proveWildcard(ctx: ValidationContext, zone: TrustedZone, section: reado
     if (!proof.ok) return { outcome: bogus(zone.name.text, 'invalid_denial', proof.message), denial: null }
     const denial = checkDenial(ctx, zone, section, 'nsec3', proof.kind, proof.optOut, proof.records)
     if (!denial.ok) return { outcome: bogus(zone.name.text, denial.reason, denial.message), denial: denial.report }
-    return { outcome: proof.optOut ? optOutOutcome(zone, name) : SECURE, denial: denial.report }
+    return { outcome: proof.optOut ? optOutOutcome(zone, name, proof.nextCloser) : SECURE, denial: denial.report }
   }
   return { outcome: bogus(zone.name.text, 'missing_denial', `${name.text} was expanded from a wildcard without a proof that the name itself does not exist`), denial: null }
 }
@@ -105,7 +105,7 @@ function checkNegative(ctx: ValidationContext, zone: TrustedZone, answer: DnsAns
     const proof = nxdomain ? proveNxdomain3(set, name) : proveNodata3(set, name, type)
     if (!proof.ok) return { ...read, outcome: bogus(zone.name.text, 'invalid_denial', proof.message) }
     const denial = checkDenial(ctx, zone, section, 'nsec3', proof.kind, proof.optOut, proof.records)
-    const outcome = !denial.ok ? bogus(zone.name.text, denial.reason, denial.message) : proof.optOut ? optOutOutcome(zone, name) : SECURE
+    const outcome = !denial.ok ? bogus(zone.name.text, denial.reason, denial.message) : proof.optOut ? optOutOutcome(zone, name, proof.nextCloser) : SECURE
     return { ...read, kind: nxdomain ? 'nxdomain' : 'nodata', denial: denial.report, outcome }
   }
   const what = nxdomain ? 'NXDOMAIN' : read.kind === 'referral' ? 'a referral' : 'NODATA'
@@ -114,8 +114,10 @@ function checkNegative(ctx: ValidationContext, zone: TrustedZone, answer: DnsAns
 
 // RFC 5155 §9.2: a proof whose next closer name sits in an opt-out span cannot rule
 // out an unsigned delegation there, so the answer is not secure.
-function optOutOutcome(zone: TrustedZone, name: Name): Outcome {
-  return insecure(zone.name.text, 'opt_out', `the proof for ${name.text} rests on an NSEC3 opt-out span of ${zone.name.text}, which may hide an unsigned delegation`)
+function optOutOutcome(zone: TrustedZone, name: Name, nextCloser: Name | null): Outcome {
+  const z = zone.name.text
+  const span = nextCloser ?? name
+  return insecure(z, 'opt_out', `the proof for ${name.text} rests on an NSEC3 opt-out span of ${z} covering ${span.text}, which may hide an unsigned delegation`, span.text)
 }
 
 function iterationsOutcome(zone: TrustedZone, iterations: number): Outcome {

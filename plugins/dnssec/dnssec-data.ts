@@ -58,7 +58,11 @@ export const DnssecData = z.object({
   status: Status.meta({ description: 'RFC 4035 §4.3 verdict of a validating resolver on the answer' }),
   reason: z.string().nullable().meta({ description: 'Why, as a code: bad_signature, expired, not_yet_valid, missing_rrsig, no_matching_key, ds_dnskey_mismatch, dnskey_missing, missing_denial, invalid_denial (bogus); unsigned_delegation, opt_out, unsupported_algorithm, unsupported_digest, nsec3_iterations (insecure); no_trust_anchor, unsupported_trust_anchor, resolver_failure (indeterminate)' }),
   message: z.string(),
-  insecure_at: z.string().nullable().meta({ description: 'The zone (delegation) where the chain of trust provably ends' }),
+  insecure_at: z.string().nullable().meta({
+    description:
+      'The zone where the chain of trust provably ends: the unsigned (or unsupported) child zone of a delegation without usable DS, or, for opt_out and nsec3_iterations, the signed zone whose own proof cannot rule out an unsigned delegation',
+  }),
+  opt_out_name: z.string().nullable().meta({ description: 'For reason opt_out: the name that falls in the NSEC3 opt-out span (the proof\'s next closer name); an unsigned delegation may exist there' }),
   bogus_at: z.string().nullable().meta({ description: 'The zone whose data failed validation' }),
   answer: z.object({
     name: z.string().meta({ description: 'Where the answer was found (the end of the CNAME chain)' }),

@@ -16,7 +16,7 @@ import { bogus, insecure, type Outcome } from './verdict.ts'
 export type NoDsProof =
   | { kind: 'inside' }
   | { kind: 'no_name' }
-  /** The chain ends at `at`: an unsigned delegation, proven. */
+  /** The chain ends at the delegation `at` (proven), or `at` lies in an opt-out span (the outcome names the zone). */
   | { kind: 'unsigned_cut'; at: Name; denial: DenialReport; outcome: Outcome }
   | { kind: 'stop'; outcome: Outcome }
 
@@ -65,8 +65,12 @@ export function proveNoDs(ctx: ValidationContext, zone: TrustedZone, name: Name,
     const proof = checkDenial(ctx, zone, section, 'nsec3', optOut ? 'no_ds' : 'nxdomain', optOut, picked)
     if (!proof.ok) return stop(bogus(z, proof.reason, proof.message))
     if (!optOut) return { kind: 'no_name' }
+    // Whether an unsigned delegation hides in the span is unknowable, and the next
+    // closer name may not exist at all: the zone that signed the span is the last one
+    // the chain speaks for.
     const at = closest.nextCloser
-    return { kind: 'unsigned_cut', at, denial: proof.report, outcome: insecure(at.text, 'opt_out', `${at.text} falls in an NSEC3 opt-out span of ${z}: an unsigned delegation may exist there`) }
+    const message = `${at.text} falls in an NSEC3 opt-out span of ${z}, which may hide an unsigned delegation: the chain of trust ends at ${z}`
+    return { kind: 'unsigned_cut', at, denial: proof.report, outcome: insecure(z, 'opt_out', message, at.text) }
   }
   return stop(bogus(z, 'missing_denial', `${z} is signed, but its answer for ${name.text} DS has neither DS records nor an NSEC/NSEC3 proof`))
 }

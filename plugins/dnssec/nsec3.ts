@@ -88,6 +88,11 @@ export interface ClosestEncloserProof {
 const hashes = new Map<string, Buffer>()
 const HASHES_MAX = 10_000
 
+/** Forgets every remembered hash (cold-chain benchmarks). */
+export function forgetNsec3Hashes(): void {
+  hashes.clear()
+}
+
 /** The NSEC3 records of one zone, with the hashing done once per name and parameter set. */
 export class Nsec3Set {
   readonly views: readonly Nsec3View[]
@@ -156,7 +161,14 @@ export class Nsec3Set {
 }
 
 export type Nsec3Proof =
-  | { ok: true; records: Nsec3View[]; optOut: boolean; kind: 'nodata' | 'wildcard_nodata' | 'nxdomain' | 'no_exact_match' | 'no_ds' }
+  | {
+      ok: true
+      records: Nsec3View[]
+      optOut: boolean
+      kind: 'nodata' | 'wildcard_nodata' | 'nxdomain' | 'no_exact_match' | 'no_ds'
+      /** The covered next closer name, for proofs that rest on one (null for a matching NSEC3). */
+      nextCloser: Name | null
+    }
   | { ok: false; message: string }
 
 function lacks(v: Nsec3View, type: string): boolean {
@@ -173,17 +185,17 @@ export function proveNodata3(set: Nsec3Set, qname: Name, qtype: string): Nsec3Pr
   if (match) {
     if (!lacks(match, qtype)) return { ok: false, message: `the NSEC3 for ${qname.text} lists ${qtype} or CNAME` }
     if (qtype !== 'DS' && match.types.has('NS') && !match.types.has('SOA')) return { ok: false, message: `the NSEC3 for ${qname.text} is a delegation's and cannot deny ${qtype}` }
-    return { ok: true, records: [match], optOut: false, kind: 'nodata' }
+    return { ok: true, records: [match], optOut: false, kind: 'nodata', nextCloser: null }
   }
   const proof = set.closestEncloser(qname)
   if (typeof proof === 'string') return { ok: false, message: proof }
   if (qtype === 'DS') {
     if (!proof.cover.optOut) return { ok: false, message: `the NSEC3 covering ${proof.nextCloser.text} has no opt-out flag, so ${qname.text} does not exist (NXDOMAIN expected)` }
-    return { ok: true, records: unique([proof.match, proof.cover]), optOut: true, kind: 'no_ds' }
+    return { ok: true, records: unique([proof.match, proof.cover]), optOut: true, kind: 'no_ds', nextCloser: proof.nextCloser }
   }
   const wildcard = set.matching(childOf('*', proof.closest))
   if (!wildcard || !lacks(wildcard, qtype)) return { ok: false, message: `no NSEC3 shows that ${qname.text} exists without ${qtype}` }
-  return { ok: true, records: unique([proof.match, proof.cover, wildcard]), optOut: proof.cover.optOut, kind: 'wildcard_nodata' }
+  return { ok: true, records: unique([proof.match, proof.cover, wildcard]), optOut: proof.cover.optOut, kind: 'wildcard_nodata', nextCloser: proof.nextCloser }
 }
 
 /** §8.4: closest encloser proof plus no wildcard at the closest encloser. */
@@ -193,7 +205,7 @@ export function proveNxdomain3(set: Nsec3Set, qname: Name): Nsec3Proof {
   const wildcard = childOf('*', proof.closest)
   const wildcardCover = set.covering(wildcard)
   if (!wildcardCover) return { ok: false, message: `no NSEC3 shows that ${wildcard.text} does not exist` }
-  return { ok: true, records: unique([proof.match, proof.cover, wildcardCover]), optOut: proof.cover.optOut, kind: 'nxdomain' }
+  return { ok: true, records: unique([proof.match, proof.cover, wildcardCover]), optOut: proof.cover.optOut, kind: 'nxdomain', nextCloser: proof.nextCloser }
 }
 
 /** §8.8: a wildcard expansion needs the next closer name of its closest encloser covered. */
@@ -204,7 +216,7 @@ export function proveNoExactMatch3(set: Nsec3Set, qname: Name, closest: Name): N
   const nextCloser = parentChain(qname, labels.length - closestLabels - 1)
   const cover = set.covering(nextCloser)
   if (!cover) return { ok: false, message: `no NSEC3 covers the next closer name ${nextCloser.text}` }
-  return { ok: true, records: [cover], optOut: cover.optOut, kind: 'no_exact_match' }
+  return { ok: true, records: [cover], optOut: cover.optOut, kind: 'no_exact_match', nextCloser }
 }
 
 function parentChain(name: Name, steps: number): Name {

@@ -91,6 +91,7 @@ export function presentValidation(result: ValidationResult, domain: string): Dns
     reason: outcome.status === 'secure' ? null : outcome.reason,
     message: outcome.status === 'secure' ? `the answer for ${result.answerName.text} ${result.type} is validated from the trust anchor down` : outcome.message,
     insecure_at: outcome.status === 'insecure' ? outcome.at : null,
+    opt_out_name: outcome.status === 'insecure' ? outcome.optOutName : null,
     bogus_at: outcome.status === 'bogus' ? outcome.at : null,
     answer: {
       name: result.answerName.text,

@@ -20,7 +20,15 @@ export type IndeterminateReason = 'no_trust_anchor' | 'unsupported_trust_anchor'
 
 export type Outcome =
   | { status: 'secure' }
-  | { status: 'insecure'; at: string; reason: InsecureReason; message: string }
+  | {
+      status: 'insecure'
+      /** Always a zone: the unsigned child of a proven cut, or the signed zone whose own proof leaves the question open. */
+      at: string
+      reason: InsecureReason
+      message: string
+      /** For opt_out: the name inside the opt-out span (the proof's next closer name), where an unsigned delegation may be. */
+      optOutName: string | null
+    }
   | { status: 'bogus'; at: string; reason: BogusReason; message: string }
   | { status: 'indeterminate'; at: string | null; reason: IndeterminateReason; message: string }
 
@@ -30,8 +38,8 @@ export function bogus(at: string, reason: BogusReason, message: string): Outcome
   return { status: 'bogus', at, reason, message }
 }
 
-export function insecure(at: string, reason: InsecureReason, message: string): Outcome {
-  return { status: 'insecure', at, reason, message }
+export function insecure(at: string, reason: InsecureReason, message: string, optOutName: string | null = null): Outcome {
+  return { status: 'insecure', at, reason, message, optOutName }
 }
 
 export function indeterminate(at: string | null, reason: IndeterminateReason, message: string): Outcome {

@@ -69,12 +69,13 @@ describe('RFC 5155 Appendix B (every NSEC3 has opt-out: RFC 5155 §9.2 denies th
   })
   run(
     [
-      ['B.1 name error', 'a.c.x.w.example', 'A', 'insecure', { reason: 'opt_out', at: 'c.x.w.example' }],
+      // insecure_at is the zone; the name in the opt-out span (which need not exist) is separate
+      ['B.1 name error', 'a.c.x.w.example', 'A', 'insecure', { reason: 'opt_out', at: 'example', optOutName: 'c.x.w.example' }],
       ['B.2 no data', 'ns1.example', 'MX', 'secure', { kind: 'nodata', proves: 'nodata' }],
       ['B.2.1 no data, empty non-terminal', 'y.w.example', 'A', 'secure', { kind: 'nodata', proves: 'nodata' }],
-      ['B.3 referral to an opt-out unsigned zone', 'mc.c.example', 'MX', 'insecure', { reason: 'opt_out', at: 'c.example', kind: 'referral' }],
-      ['B.4 wildcard expansion', 'a.z.w.example', 'MX', 'insecure', { reason: 'opt_out' }],
-      ['B.5 wildcard no data', 'a.z.w.example', 'AAAA', 'insecure', { reason: 'opt_out' }],
+      ['B.3 referral to an opt-out unsigned zone', 'mc.c.example', 'MX', 'insecure', { reason: 'opt_out', at: 'example', optOutName: 'c.example', kind: 'referral' }],
+      ['B.4 wildcard expansion', 'a.z.w.example', 'MX', 'insecure', { reason: 'opt_out', at: 'example', optOutName: 'z.w.example' }],
+      ['B.5 wildcard no data', 'a.z.w.example', 'AAAA', 'insecure', { reason: 'opt_out', at: 'example', optOutName: 'z.w.example' }],
       // a.example's DS is RSASHA1-only here too
       ['referral to a signed zone', 'mc.a.example', 'MX', 'insecure', { reason: 'unsupported_algorithm', at: 'a.example' }],
       ['A (zone data)', 'ai.example', 'A', 'secure', { kind: 'answer' }],

@@ -48,6 +48,7 @@ describe('every test domain gets the verdict RFC 4035 gives it', () => {
       expect(DnssecData.safeParse(data).success).toBe(true)
       expect(data.validated_at).toBe('2026-06-01T00:00:00.000Z')
       if (expected.status === 'insecure') expect(data.insecure_at).toBe(expected.at)
+      if (expected.reason !== 'opt_out') expect(data.opt_out_name).toBeNull()
       if (expected.status === 'bogus') expect(data.bogus_at).toBe(expected.at)
     })
   }
@@ -106,6 +107,23 @@ describe('what the chain shows', () => {
       expect(data.answer.records.map((r) => r.address)).toEqual(['192.0.2.40'])
       expect(data.answer.rrsigs).toEqual([])
     }
+  })
+
+  it('opt-out: insecure_at is the zone that signed the span, opt_out_name the name inside it', async () => {
+    // The span's name need not exist (does-not-exist) or be provably a zone (unsigned):
+    // either way the chain provably ends at optout.test, as for a name the answer's own proof covers.
+    for (const [domain, spanName] of [
+      ['does-not-exist.optout.test', 'does-not-exist.optout.test'],
+      ['www.unsigned.optout.test', 'unsigned.optout.test'],
+    ] as const) {
+      const data = presentValidation(await validator.validate(domain), domain)
+      expect(data).toMatchObject({ status: 'insecure', reason: 'opt_out', insecure_at: 'optout.test', opt_out_name: spanName })
+      expect(data.message).toContain(`the chain of trust ends at optout.test`)
+      expect(data.chain.find((z) => z.zone === 'optout.test')).toMatchObject({ status: 'secure', trust: 'ds' })
+    }
+    // a proven unsigned delegation: the child zone itself, no span
+    const cut = presentValidation(await validator.validate('www.unsigned.nsec3.test'), 'www.unsigned.nsec3.test')
+    expect(cut).toMatchObject({ insecure_at: 'unsigned.nsec3.test', opt_out_name: null })
   })
 
   it('NXDOMAIN, NODATA and wildcard answers carry their denial', async () => {

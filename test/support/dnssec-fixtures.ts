@@ -65,11 +65,11 @@ export const EXPECTED: readonly ExpectedVerdict[] = [
   { domain: 'txt-only.optout.test', status: 'secure', answer: 'nodata' },
   { domain: 'www.signed.optout.test', status: 'secure', answer: 'answer' },
   // RFC 5155 §9.2: a proof resting on an opt-out span is not secure (BIND differs, see the interop test)
-  { domain: 'does-not-exist.optout.test', status: 'insecure', reason: 'opt_out', at: 'does-not-exist.optout.test' },
+  { domain: 'does-not-exist.optout.test', status: 'insecure', reason: 'opt_out', at: 'optout.test' },
   // insecure delegations
   { domain: 'www.unsigned.test', status: 'insecure', reason: 'unsigned_delegation', at: 'unsigned.test', answer: 'answer' },
   { domain: 'www.unsigned.nsec3.test', status: 'insecure', reason: 'unsigned_delegation', at: 'unsigned.nsec3.test', answer: 'answer' },
-  { domain: 'www.unsigned.optout.test', status: 'insecure', reason: 'opt_out', at: 'unsigned.optout.test', answer: 'answer' },
+  { domain: 'www.unsigned.optout.test', status: 'insecure', reason: 'opt_out', at: 'optout.test', answer: 'answer' },
   { domain: 'www.unsupported-alg.test', status: 'insecure', reason: 'unsupported_algorithm', at: 'unsupported-alg.test', answer: 'answer' },
   { domain: 'www.unsupported-digest.test', status: 'insecure', reason: 'unsupported_digest', at: 'unsupported-digest.test', answer: 'answer' },
   // bogus
