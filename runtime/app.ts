@@ -18,6 +18,7 @@ import { createDnsClient } from './net/dns/dns-client.ts'
 import { dnsHostLookup } from './net/dns-host-lookup.ts'
 import { createGuardedNetwork } from './net/guarded-network.ts'
 import { createUpstreamGuard } from './net/upstream-guard.ts'
+import { createInvoker } from './invoke.ts'
 import { createSharedRedis } from './shared-redis.ts'
 import type { PipelineDeps } from './pipeline.ts'
 import { STAGE_ORDER, createEndpointHandler } from './pipeline.ts'
@@ -143,7 +144,8 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
   const nextId = createUlidFactory()
   const observe: RequestObserver | undefined =
     observers.length === 0 ? undefined : observers.length === 1 ? observers[0] : (record) => observers.forEach((o) => o(record))
-  const deps: PipelineDeps = { config, log, layers, upstreams, formats, formatNames: new Set(formatMap.keys()), nextId, observe }
+  const invoke = createInvoker({ config, log, layers, upstreams, endpoints, resolvers })
+  const deps: PipelineDeps = { config, log, layers, upstreams, formats, formatNames: new Set(formatMap.keys()), nextId, observe, invoke }
 
   // Paths are grouped so one route answers every method: the wrong one is a 405
   // with Allow, instead of the router's 404.

@@ -25,6 +25,30 @@ export interface ResolverContext {
   caller: Readonly<Caller>
   /** Caps the cache TTL of this answer (e.g. at the smallest DNS TTL). */
   lowerTtl(seconds: number): void
+  /**
+   * Answers another endpoint's question from inside this resolver, through that
+   * endpoint's cache layer: the same cache entries and in-flight coalescing as
+   * its own route, no auth or rate limit (the calling endpoint's cost covers it).
+   * `input` is raw, as a request would carry it (path and query params by name);
+   * the target's params schema validates it (InputError otherwise).
+   */
+  invoke<E extends AnyEndpoint>(endpoint: E, input: Readonly<Record<string, unknown>>, options?: InvokeOptions): Promise<Invoked<z.input<E['data']>>>
+}
+
+export interface InvokeOptions {
+  /** Aborts the invoked work as well (the caller's own signal always does). */
+  signal?: AbortSignal
+  /** The invoked answer's own deadline: its work is cancelled and it fails with 504 timeout. */
+  timeoutMs?: number
+}
+
+export interface Invoked<T> {
+  data: T
+  cache: 'hit' | 'miss'
+  /** Seconds the answer stays fresh (what is left of a cached one); 0 when it is not cached. */
+  ttl: number
+  /** Set when a stale cached answer stood in for a failing upstream (stale-if-error). */
+  stale?: { reason: string; expired_at: string }
 }
 
 export type Resolver<E extends AnyEndpoint = AnyEndpoint> = (

@@ -1,5 +1,6 @@
 import type { H3Event } from 'h3'
 import type { Logger } from 'pino'
+import type { z } from 'zod'
 import type { Call, Layer, LayerStage, Step } from './call.ts'
 import { clientIp } from './client-ip.ts'
 import { isoNow } from './clock.ts'
@@ -8,11 +9,12 @@ import type { Controls } from './controls.ts'
 import { DEFAULT_CONTROLS, parseControls } from './controls.ts'
 import type { AnyEndpoint } from './define-endpoint.ts'
 import type { FormatContext } from './define-format.ts'
-import type { RequestObserver, Resolver, ResolverContext, UpstreamRegistry } from './define-plugin.ts'
+import type { InvokeOptions, Invoked, RequestObserver, Resolver, ResolverContext, UpstreamRegistry } from './define-plugin.ts'
 import type { Pagination, SuccessMeta } from './envelope.ts'
 import { successEnvelope } from './envelope.ts'
 import { DeadlineError } from './errors.ts'
 import { readBody, rawInput, validateInput } from './input.ts'
+import type { Invoker } from './invoke.ts'
 import type { Formats } from './respond.ts'
 import { baseHeaders, documentResponse, errorInfo, errorResponse, rawResponse, successResponse } from './respond.ts'
 import { compileListPaths, hasShaping, shape } from './shape.ts'
@@ -27,6 +29,8 @@ export interface PipelineDeps {
   nextId: () => string
   /** All observers in one function; undefined when there are none (no timing cost). */
   observe: RequestObserver | undefined
+  /** Runs another endpoint for ctx.invoke (runtime/invoke.ts). */
+  invoke: Invoker
 }
 
 const NO_QUERY = new URLSearchParams()
@@ -78,6 +82,7 @@ class CallContext implements ResolverContext {
   readonly log: Logger
   readonly #call: Call
   readonly #deadline: AbortController | undefined
+  readonly #invoke: Invoker
 
   constructor(call: Call, deps: PipelineDeps, log: Logger, deadlineMs: number | undefined) {
     this.#call = call
@@ -85,6 +90,7 @@ class CallContext implements ResolverContext {
     this.config = deps.config
     this.log = log
     this.#deadline = deadlineMs === undefined ? undefined : new AbortController()
+    this.#invoke = deps.invoke
   }
 
   #signal: AbortSignal | undefined
@@ -110,6 +116,10 @@ class CallContext implements ResolverContext {
   lowerTtl(seconds: number): void {
     const call = this.#call
     call.ttl = call.ttl === undefined ? seconds : Math.min(call.ttl, seconds)
+  }
+
+  invoke<E extends AnyEndpoint>(endpoint: E, input: Readonly<Record<string, unknown>>, options?: InvokeOptions): Promise<Invoked<z.input<E['data']>>> {
+    return this.#invoke({ call: this.#call, signal: this.signal }, endpoint, input, options) as Promise<Invoked<z.input<E['data']>>>
   }
 }
 
