@@ -25,7 +25,7 @@ function dkimLine(r: EmailReport): string {
 
 function mxLine(r: EmailReport): string {
   const m = r.mx
-  if (m.null_mx) return 'Null MX: accepts no mail'
+  if (m.null_mx && m.records.length === 1) return 'Null MX: accepts no mail'
   if (m.records.length === 0) return m.implicit_mx ? 'No MX (implicit MX: the domain address)' : 'No MX and no address'
   return `${m.records.length} MX: ${m.records.map((h) => `${h.preference} ${h.exchange}`).join(', ')}`
 }

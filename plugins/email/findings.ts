@@ -1,8 +1,10 @@
 import { z } from 'zod'
+import type { FindingId, SeverityOf } from './finding-catalog.ts'
 
 // Every email check speaks in findings: a stable id a client can key on (it never
 // changes once published; the message may be reworded), a severity, the problem in
-// words, and what to change. The ids are namespaced by part: spf.*, dmarc.*, ...
+// words, and what to change. The ids are namespaced by part: spf.*, dmarc.*, ...;
+// finding-catalog.ts lists every one.
 
 export const SEVERITIES = ['critical', 'error', 'warning', 'info'] as const
 export type Severity = (typeof SEVERITIES)[number]
@@ -24,7 +26,8 @@ export const FindingSchema = z.object({
 
 export const FindingList = z.array(FindingSchema)
 
-export function finding(id: string, severity: Severity, message: string, fix: string | null = null): Finding {
+/** A finding; the id must be in FINDING_CATALOG, with one of the severities listed there. */
+export function finding<I extends FindingId>(id: I, severity: SeverityOf<I>, message: string, fix: string | null = null): Finding {
   return { id, severity, message, fix }
 }
 

@@ -19,6 +19,7 @@ import { createEmailDns, resolverFailure } from './email-dns.ts'
 import { emailDiagnose as diagnose, emailHealth as health } from './email-report.ts'
 import { inspectMx } from './mx/mx-inspect.ts'
 import { inspectSpf } from './spf/spf-inspect.ts'
+import { spfCheckRequest } from './spf/spf-sender.ts'
 
 /** Where STARTTLS probes go, and which roots they trust. */
 export interface SmtpUpstream {
@@ -70,6 +71,8 @@ export default definePlugin({
 
     for (const endpoint of [emailSpf, dnsSpf]) {
       api.resolve(endpoint, async ({ domain, ip, sender, helo }, ctx) => {
+        // A sender or helo that cannot be checked is a 400 before any DNS, even while DNS is down.
+        spfCheckRequest(domain, { ip, sender, helo })
         const dns = createEmailDns(api.dns, ctx.signal)
         await preflight(dns.txt(domain), domain)
         return finish(dns, ctx, await inspectSpf(dns, domain, { ip, sender, helo }))

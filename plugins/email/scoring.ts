@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { FindingId } from './finding-catalog.ts'
 import type { Finding, Severity } from './findings.ts'
 import { FindingList } from './findings.ts'
 
@@ -10,7 +11,7 @@ import { FindingList } from './findings.ts'
 
 const PENALTY: Record<Severity, number> = { critical: 50, error: 30, warning: 10, info: 0 }
 
-const OWN_PENALTY: Readonly<Record<string, number>> = {
+const OWN_PENALTY: Readonly<Partial<Record<FindingId, number>>> = {
   'dmarc.policy_none': 40,
   'dmarc.policy_quarantine': 5,
   'spf.neutral_all': 30,
@@ -20,7 +21,7 @@ const OWN_PENALTY: Readonly<Record<string, number>> = {
   'mx.single': 5,
 }
 
-const ZERO: ReadonlySet<string> = new Set([
+const ZERO: ReadonlySet<string> = new Set<FindingId>([
   'spf.missing',
   'spf.multiple_records',
   'spf.pass_all',
@@ -53,7 +54,7 @@ export type PartSummary = z.infer<typeof PartSummarySchema>
 
 export function scoreFindings(findings: readonly Finding[]): number {
   if (findings.some((f) => ZERO.has(f.id))) return 0
-  const lost = findings.reduce((sum, f) => sum + (OWN_PENALTY[f.id] ?? PENALTY[f.severity]), 0)
+  const lost = findings.reduce((sum, f) => sum + (OWN_PENALTY[f.id as FindingId] ?? PENALTY[f.severity]), 0)
   return Math.max(0, 100 - lost)
 }
 

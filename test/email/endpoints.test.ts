@@ -21,6 +21,8 @@ _spf 60 IN TXT "v=spf1 ip6:2001:db8::/32 -all"
 flaky IN TXT "v=spf1 ip4:198.51.100.0/24 -all"
 _dmarc IN TXT "v=DMARC1; p=quarantine; rua=mailto:d@mail.test"
 custom._domainkey IN TXT "v=DKIM1; k=rsa; p="
+out  IN TXT "v=spf1 exists:%{l}.%{o}._e.mail.test -all"
+postmaster.out.mail.test._e IN A 127.0.0.2
 `
 
 let dns: LoopbackDns
@@ -65,10 +67,51 @@ describe('routes', () => {
 describe('SPF endpoint', () => {
   it('evaluates ?ip= with sender and helo', async () => {
     const d = await data('/api/email/spf/mail.test?ip=2001:db8::25&sender=alice@mail.test&helo=out.mail.test')
-    expect(d.evaluation).toMatchObject({ ip: '2001:db8::25', sender: 'alice@mail.test', helo: 'out.mail.test', result: 'pass', matched: { domain: 'mail.test', term: 'include:_spf.mail.test' } })
+    expect(d.evaluation).toMatchObject({ ip: '2001:db8::25', identity: 'mail_from', sender: 'alice@mail.test', helo: 'out.mail.test', result: 'pass', matched: { domain: 'mail.test', term: 'include:_spf.mail.test' } })
     const softfail = await data('/api/email/spf/mail.test?ip=203.0.113.1')
-    expect(softfail.evaluation).toMatchObject({ result: 'softfail', sender: 'postmaster@mail.test', helo: 'mail.test' })
+    expect(softfail.evaluation).toMatchObject({ identity: 'mail_from', result: 'softfail', sender: 'postmaster@mail.test', helo: 'mail.test' })
     expect((await data('/api/email/spf/mail.test')).evaluation).toBeNull()
+  })
+
+  it('?helo= without ?sender= checks the HELO identity: postmaster@<helo> at the HELO name (RFC 7208 §2.3)', async () => {
+    const d = await data('/api/email/spf/out.mail.test?ip=203.0.113.5&helo=out.mail.test')
+    // out's record admits exactly %{l}=postmaster, %{o}=out.mail.test
+    expect(d.evaluation).toMatchObject({ identity: 'helo', sender: 'postmaster@out.mail.test', helo: 'out.mail.test', result: 'pass', matched: { domain: 'out.mail.test', term: 'exists:%{l}.%{o}._e.mail.test' } })
+  })
+
+  it('an empty ?sender= is the null reverse-path, checked as postmaster@<helo> (RFC 7208 §2.4)', async () => {
+    for (const sender of ['', '%3C%3E']) {
+      const d = await data(`/api/email/spf/out.mail.test?ip=203.0.113.5&sender=${sender}&helo=OUT.mail.test`)
+      expect(d.evaluation).toMatchObject({ identity: 'mail_from', sender: 'postmaster@OUT.mail.test', result: 'pass' })
+    }
+    const named = await data('/api/email/spf/out.mail.test?ip=203.0.113.5&sender=alice@out.mail.test&helo=out.mail.test')
+    expect(named.evaluation).toMatchObject({ identity: 'mail_from', sender: 'alice@out.mail.test', result: 'fail' })
+  })
+
+  it.each([
+    ['sender=alice@mail.test', /^sender is only used to evaluate check_host\(\), which needs ip/],
+    ['helo=out.mail.test', /^helo is only used/],
+    ['sender=alice@mail.test&helo=out.mail.test', /^sender and helo are only used/],
+    ['sender=', /^sender is only used/],
+  ])('?%s without ?ip= is a 400 that asks for ip', async (query, message) => {
+    const res = await t.json(`/api/email/spf/mail.test?${query}`)
+    expect(res.status).toBe(400)
+    expect(res.body.error.details.param).toBe('ip')
+    expect(res.body.error.message).toMatch(message)
+    expect(res.body.error.message).toMatch(/\?ip=192\.0\.2\.1/)
+  })
+
+  it.each([
+    ['helo=out.mail.test', 'helo', /HELO identity "out\.mail\.test" is checked against the SPF record of out\.mail\.test, not mail\.test: ask \/api\/email\/spf\/out\.mail\.test\?ip=192\.0\.2\.9&helo=out\.mail\.test/],
+    ['sender=&helo=out.mail.test', 'helo', /empty sender \(null reverse-path\) is checked as postmaster@out\.mail\.test/],
+    ['sender=alice@other.test', 'sender', /sender "alice@other\.test" is checked against the SPF record of other\.test, not mail\.test/],
+    ['helo=%5B192.0.2.9%5D', 'helo', /not a domain name/],
+    ['sender=alice@', 'sender', /has no domain after the @/],
+  ])('an identity at another domain than the one asked about is a 400 (?%s)', async (query, param, message) => {
+    const res = await t.json(`/api/email/spf/mail.test?ip=192.0.2.9&${query}`)
+    expect(res.status).toBe(400)
+    expect(res.body.error.details.param).toBe(param)
+    expect(res.body.error.message).toMatch(message)
   })
 
   it('rejects a bad ip', async () => {

@@ -1,4 +1,5 @@
 import type { GuardedNetwork } from '../../../runtime/net/guarded-network.ts'
+import { TargetBlockedError } from '../../../runtime/net/target-blocked-error.ts'
 import type { EmailDns } from '../email-dns.ts'
 import type { Finding } from '../findings.ts'
 import { finding, sortFindings } from '../findings.ts'
@@ -18,25 +19,54 @@ export interface MtaStsOptions {
 
 type Policy = NonNullable<MtaStsShape['policy']>
 
-async function fetchPolicy(network: GuardedNetwork, domain: string, options: MtaStsOptions): Promise<Policy> {
+/** Why a policy could not be had; each is its own finding, since each has its own fix. */
+type FetchFailure = 'blocked' | 'certificate' | 'unreachable' | 'redirect' | 'http_status'
+
+// The guarded network reports a failed HTTPS request as an UpstreamError whose
+// message carries Node's TLS error text; these are the texts of certificate
+// verification failures (name mismatch, untrusted chain, expiry).
+const CERTIFICATE_ERROR = /certificate|Hostname\/IP does not match|unable to verify|self[- ]signed/i
+
+async function fetchPolicy(network: GuardedNetwork, domain: string, options: MtaStsOptions): Promise<{ policy: Policy; failure: FetchFailure | null }> {
   const url = `https://mta-sts.${domain}/.well-known/mta-sts.txt`
   const empty: Policy = { url, fetched: false, http_status: null, content_type: null, error: null, text: null, version: null, mode: null, max_age: null, mx: [], problems: [] }
   let res
   try {
     // RFC 8461 §3.3: policies are small (SHOULD be under 64 KiB); anything bigger is refused.
+    // The request never follows redirects, and verifies the certificate for mta-sts.<domain>, as senders do.
     res = await network.request(url, { timeoutMs: options.timeoutMs ?? 10_000, signal: options.signal, maxBytes: 64 * 1024, upstream: 'mta-sts' })
   } catch (error) {
-    return { ...empty, error: (error as Error).message }
+    const message = (error as Error).message
+    const failure = error instanceof TargetBlockedError ? 'blocked' : CERTIFICATE_ERROR.test(message) ? 'certificate' : 'unreachable'
+    return { policy: { ...empty, error: message }, failure }
   }
   const contentType = typeof res.headers['content-type'] === 'string' ? res.headers['content-type'] : null
   const base = { ...empty, fetched: true, http_status: res.status, content_type: contentType }
-  if (res.status >= 300 && res.status < 400) return { ...base, error: `HTTP ${res.status} redirect to ${String(res.headers.location ?? '?')}; senders do not follow redirects` }
-  if (res.status !== 200) return { ...base, error: `HTTP ${res.status}` }
+  if (res.status >= 300 && res.status < 400) {
+    return { policy: { ...base, error: `HTTP ${res.status} redirect to ${String(res.headers.location ?? '?')}; senders do not follow redirects (RFC 8461 §3.3)` }, failure: 'redirect' }
+  }
+  if (res.status !== 200) return { policy: { ...base, error: `HTTP ${res.status}` }, failure: 'http_status' }
   const text = res.body.toString('utf8')
-  return { ...base, text, ...parseStsPolicy(text) }
+  return { policy: { ...base, text, ...parseStsPolicy(text) }, failure: null }
 }
 
-function lint(domain: string, data: Omit<MtaStsShape, 'findings'>, mxHosts: readonly string[]): Finding[] {
+const FAILURE_FINDING = {
+  blocked: 'mta_sts.policy_blocked',
+  certificate: 'mta_sts.policy_certificate',
+  unreachable: 'mta_sts.policy_unreachable',
+  redirect: 'mta_sts.policy_redirect',
+  http_status: 'mta_sts.policy_http_error',
+} as const
+
+const FAILURE_FIX: Record<FetchFailure, (domain: string) => string> = {
+  blocked: (d) => `Point mta-sts.${d} at a public address: senders on the internet cannot reach a private one.`,
+  certificate: (d) => `Serve mta-sts.${d} with a certificate from a public CA that names mta-sts.${d}, with its intermediates.`,
+  unreachable: (d) => `Serve the policy over HTTPS on port 443 of mta-sts.${d}.`,
+  redirect: (d) => `Serve the policy itself at https://mta-sts.${d}/.well-known/mta-sts.txt with status 200; senders do not follow redirects.`,
+  http_status: (d) => `Serve the policy at https://mta-sts.${d}/.well-known/mta-sts.txt with status 200.`,
+}
+
+function lint(domain: string, data: Omit<MtaStsShape, 'findings'>, mxHosts: readonly string[], failure: FetchFailure | null): Finding[] {
   const out: Finding[] = []
   const { record, policy } = data
   if (record.status === 'none' && (!policy || !policy.fetched)) {
@@ -52,7 +82,9 @@ function lint(domain: string, data: Omit<MtaStsShape, 'findings'>, mxHosts: read
   if (!policy) return out
   const announced = record.status === 'found'
   if (policy.error) {
-    out.push(finding(policy.fetched ? 'mta_sts.policy_http_error' : 'mta_sts.policy_unreachable', announced ? 'error' : 'warning', `The MTA-STS policy at ${policy.url} could not be fetched: ${policy.error}.`, `Serve the policy over HTTPS at mta-sts.${domain} with a certificate valid for that name, status 200, no redirects.`))
+    const kind = failure ?? (policy.fetched ? 'http_status' : 'unreachable')
+    const effect = announced ? ' Senders that have no cached policy get none, and MTA-STS does not protect the domain.' : ''
+    out.push(finding(FAILURE_FINDING[kind], announced ? 'error' : 'warning', `The MTA-STS policy at ${policy.url} could not be fetched: ${policy.error.replace(/\.$/, '')}.${effect}`, FAILURE_FIX[kind](domain)))
     return out
   }
   if (policy.content_type !== null && !/^text\/plain(?:\s*;|$)/i.test(policy.content_type)) {
@@ -97,9 +129,10 @@ export async function inspectMtaSts(dns: EmailDns, network: GuardedNetwork, doma
   }
   // Without a record, fetch only if the policy host exists: a policy nobody announces is worth reporting.
   let policy: MtaStsShape['policy'] = null
-  if (record.status !== 'none' || (await dns.a(`mta-sts.${domain}`)).status === 'answer') policy = await fetchPolicy(network, domain, options)
+  let failure: FetchFailure | null = null
+  if (record.status !== 'none' || (await dns.a(`mta-sts.${domain}`)).status === 'answer') ({ policy, failure } = await fetchPolicy(network, domain, options))
   const patterns = policy?.mx ?? []
   const mx_coverage = policy?.fetched && !policy.error ? mxHosts.map((host) => ({ host, pattern: patterns.find((p) => patternMatches(p, host)) ?? null })) : []
   const partial = { record, policy, mx_coverage }
-  return { ...partial, findings: sortFindings(lint(domain, partial, mxHosts)) }
+  return { ...partial, findings: sortFindings(lint(domain, partial, mxHosts, failure)) }
 }

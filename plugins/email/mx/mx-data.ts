@@ -22,9 +22,9 @@ export const MxHostSchema = z.object({
 export const MxData = z.object({
   domain: z.string(),
   status: z.enum(['answer', 'nodata', 'nxdomain', 'error']),
-  null_mx: z.boolean().meta({ description: 'RFC 7505 "MX 0 .": the domain accepts no mail' }),
+  null_mx: z.boolean().meta({ description: 'A null MX ("MX 0 .", RFC 7505) is published; alone it means the domain accepts no mail, beside other MX records it is an error (mx.null_mixed)' }),
   implicit_mx: z.boolean().meta({ description: 'No MX records, but an address: senders deliver to the domain itself (RFC 5321 §5.1)' }),
-  accepts_mail: z.boolean(),
+  accepts_mail: z.boolean().meta({ description: 'Some MX host (or, without MX, the domain itself) has an address to deliver to' }),
   records: z.array(MxHostSchema).meta({ description: 'By preference, lowest (most preferred) first' }),
   findings: FindingList,
 })

@@ -52,17 +52,23 @@ async function inspectHost(dns: EmailDns, preference: number, exchange: string, 
 function lint(domain: string, data: Omit<MxDataShape, 'findings'>): Finding[] {
   const out: Finding[] = []
   if (data.status === 'error') return [finding('mx.dns_error', 'warning', `The MX records of ${domain} could not be read; senders retry and then bounce.`, 'Check that the name servers answer MX queries.')]
-  if (data.null_mx) {
-    if (data.records.length > 1) out.push(finding('mx.null_mixed', 'error', 'A null MX ("MX 0 .") is published beside other MX records; RFC 7505 requires it to be the only one.', 'Remove either the null MX or the other records.'))
-    else out.push(finding('mx.null', 'info', `${domain} publishes a null MX (RFC 7505): it accepts no mail, and senders bounce at once.`, null))
+  if (data.null_mx && data.records.length === 1) {
+    out.push(finding('mx.null', 'info', `${domain} publishes a null MX (RFC 7505): it accepts no mail, and senders bounce at once.`, null))
     return out
+  }
+  // Beside other MX records the null MX is an error, and senders disagree on it: some
+  // bounce at once, most skip the unusable "." and deliver to the others. So the
+  // others are checked like any MX host.
+  if (data.null_mx) {
+    out.push(finding('mx.null_mixed', 'error', `A null MX ("MX 0 .") is published beside ${data.records.length - 1} other MX record(s); RFC 7505 requires it to be the only one, and senders disagree on whether ${domain} accepts mail.`, 'Remove the null MX if the domain receives mail, or the other MX records if it does not.'))
   }
   if (data.records.length === 0) {
     if (data.implicit_mx) out.push(finding('mx.implicit', 'warning', `${domain} has no MX record; senders fall back to its A/AAAA address (RFC 5321 §5.1), which is rarely a mail server.`, `Publish MX records, or "MX 0 ." (null MX) if ${domain} receives no mail.`))
     else out.push(finding('mx.none', 'warning', `${domain} has no MX record and no address: it cannot receive mail, and senders retry for days before bouncing.`, `Publish MX records, or "${domain}. MX 0 ." if it receives no mail (RFC 7505).`))
     return out
   }
-  for (const h of data.records) {
+  const hosts = data.records.filter((h) => h.status !== 'null')
+  for (const h of hosts) {
     if (h.status === 'ip_literal') out.push(finding('mx.ip_literal', 'error', `MX ${h.preference} points at "${h.exchange}", an address; MX targets must be host names, and most senders skip it.`, `Create a name (e.g. mx.${domain}) with an A record for that address and point the MX at it.`))
     if (h.cname_chain.length) out.push(finding('mx.cname', 'error', `MX target ${h.exchange} is an alias (CNAME to ${h.cname_chain.at(-1)}); RFC 2181 §10.3 forbids it and some senders refuse to deliver.`, `Point the MX record at ${h.cname_chain.at(-1)} directly.`))
     if (h.status === 'no_address' || h.status === 'nxdomain') out.push(finding('mx.no_address', 'error', `MX target ${h.exchange}: ${h.error}.`, `Add A/AAAA records for ${h.exchange} or remove the MX record.`))
@@ -74,9 +80,9 @@ function lint(domain: string, data: Omit<MxDataShape, 'findings'>): Finding[] {
       else if (!r.fcrdns) out.push(finding('mx.fcrdns', 'warning', `${r.address} (${h.exchange}) has PTR ${r.ptr.join(', ')}, which does not resolve back to it (no forward-confirmed reverse DNS).`, `Make the PTR name resolve to ${r.address}, or set the PTR to ${h.exchange}.`))
     }
   }
-  const usable = data.records.filter((h) => h.status === 'ok' && h.refused_addresses.length < h.addresses.length)
+  const usable = hosts.filter((h) => h.status === 'ok' && h.refused_addresses.length < h.addresses.length)
   if (usable.length === 0) out.push(finding('mx.unreachable', 'critical', `None of the MX hosts of ${domain} has a usable address: it cannot receive mail.`, 'Fix the MX targets (see the other findings).'))
-  else if (data.records.length === 1) out.push(finding('mx.single', 'info', `${domain} has a single MX host; senders queue mail while it is down.`, null))
+  else if (hosts.length === 1) out.push(finding('mx.single', 'info', `${domain} has a single MX host; senders queue mail while it is down.`, null))
   return out
 }
 
@@ -102,7 +108,7 @@ export async function inspectMx(dns: EmailDns, domain: string, options: MxOption
     status: mx.status,
     null_mx: nullMx,
     implicit_mx: implicit,
-    accepts_mail: !nullMx && (implicit || hosts.some((h) => h.status === 'ok')),
+    accepts_mail: implicit || hosts.some((h) => h.status === 'ok'),
     records: hosts,
   }
   return { ...partial, findings: sortFindings(lint(domain, partial)) }

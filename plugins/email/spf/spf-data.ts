@@ -10,14 +10,21 @@ import { FindingList } from '../findings.ts'
 
 export const SpfParams = z.object({
   domain: DomainName,
-  ip: IpAddressParam.optional().meta({ description: 'Evaluate check_host() for this client IP (RFC 7208)' }),
+  ip: IpAddressParam.optional().meta({ description: 'Evaluate check_host() for this client IP (RFC 7208); sender and helo need it' }),
   sender: z
     .string()
-    .min(1)
     .max(320)
     .optional()
-    .meta({ description: 'MAIL FROM address for macros (%{s}, %{l}, %{o}); default postmaster@<domain>' }),
-  helo: z.string().min(1).max(255).optional().meta({ description: 'HELO/EHLO name for %{h}; default <domain>' }),
+    .meta({
+      description:
+        'MAIL FROM address, at <domain> (%{s}, %{l}, %{o}); default postmaster@<domain>. Empty (or "<>") is the null reverse-path, checked as postmaster@<helo> (RFC 7208 §2.4)',
+    }),
+  helo: z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .meta({ description: 'HELO/EHLO name (%{h}); default <domain>. Without sender, the HELO identity is checked (RFC 7208 §2.3), so it must be <domain>' }),
 })
 
 const Qualifier = z.enum(['+', '-', '~', '?'])
@@ -65,6 +72,7 @@ export const SpfNodeSchema = z.object({
 
 export const SpfEvaluationSchema = z.object({
   ip: z.string(),
+  identity: z.enum(['mail_from', 'helo']).meta({ description: 'mail_from: the MAIL FROM identity (postmaster@<helo> for a null sender); helo: the HELO identity (helo given without sender)' }),
   sender: z.string(),
   helo: z.string(),
   result: SpfResultSchema,

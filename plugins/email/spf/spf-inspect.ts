@@ -4,14 +4,13 @@ import type { SpfDataShape } from './spf-data.ts'
 import { checkHost, macroContexts } from './spf-evaluate.ts'
 import { parseClientIp } from './spf-ip.ts'
 import { effectiveAll, lintSpfTree } from './spf-lint.ts'
+import type { SpfCheckParams } from './spf-sender.ts'
+import { spfCheckRequest } from './spf-sender.ts'
 import type { SpfTree } from './spf-tree.ts'
 import { buildSpfTree } from './spf-tree.ts'
 
-export interface SpfInspectOptions {
-  ip?: string | undefined
-  sender?: string | undefined
-  helo?: string | undefined
-}
+/** ?ip=, ?sender=, ?helo=: see spfCheckRequest (sender or helo without ip is an InputError). */
+export type SpfInspectOptions = SpfCheckParams
 
 const LIMIT = 10
 const VOID_LIMIT = 2
@@ -34,8 +33,8 @@ function verdictOf(tree: SpfTree): { verdict: SpfDataShape['verdict']; reason: s
 
 /** The SPF answer for a domain: record, tree, limits, findings, and check_host() when an IP is given. */
 export async function inspectSpf(dns: EmailDns, domain: string, options: SpfInspectOptions = {}): Promise<SpfDataShape> {
-  const client = options.ip ? parseClientIp(options.ip) : null
-  const request = options.ip ? { ip: options.ip, sender: options.sender ?? `postmaster@${domain}`, helo: options.helo ?? domain } : null
+  const request = spfCheckRequest(domain, options)
+  const client = request ? parseClientIp(request.ip) : null
   const [tree, evaluation] = await Promise.all([
     buildSpfTree(dns, domain, client && request ? { macros: macroContexts(dns, client, request) } : {}),
     request ? checkHost(dns, domain, request) : Promise.resolve(null),
@@ -59,7 +58,7 @@ export async function inspectSpf(dns: EmailDns, domain: string, options: SpfInsp
       first_over_limit: tree.first_over_limit,
     },
     tree: tree.nodes,
-    evaluation: evaluation && request ? { ip: request.ip, sender: request.sender, helo: request.helo, ...evaluation } : null,
+    evaluation: evaluation && request ? { ip: request.ip, identity: request.identity, sender: request.sender, helo: request.helo, ...evaluation } : null,
     findings: sortFindings(lintSpfTree(tree)),
   }
 }

@@ -143,9 +143,9 @@ export function lintSpfTree(tree: SpfTree): Finding[] {
     for (const term of node.terms.filter((t) => t.type === 'modifier' && t.name !== 'redirect' && t.name !== 'exp')) {
       out.push(finding('spf.unknown_modifier', 'info', `${node.domain}: unknown modifier "${term.raw}" is ignored by receivers.`, null))
     }
-    for (const s of node.strings) {
-      if (Buffer.byteLength(s) > 255) out.push(finding('spf.string_too_long', 'error', `${node.domain}: a TXT string is ${Buffer.byteLength(s)} bytes; DNS strings hold at most 255.`, 'Split the record into several quoted strings of at most 255 characters.'))
-    }
+    // No check for TXT strings over 255 bytes: a character-string's length is one
+    // octet on the wire, so no answer can carry a longer one. A zone-file tool either
+    // splits it or refuses the record before it is published.
     if (node.response_bytes !== null && node.response_bytes > 512) {
       out.push(finding('spf.response_over_512', 'warning', `The TXT answer for ${node.domain} is about ${node.response_bytes} bytes; RFC 7208 §3.4 asks that it fit in 512 so receivers without EDNS need no TCP retry.`, 'Shorten the SPF record (or other TXT records at that name), e.g. by moving networks into an include.'))
     }
