@@ -16,6 +16,7 @@ import { MethodNotAllowedError, NotFoundError, InputError, ApiError } from './er
 import { createLogger } from './logger.ts'
 import { createDnsClient } from './net/dns/dns-client.ts'
 import { dnsHostLookup } from './net/dns-host-lookup.ts'
+import { guardDnsServers } from './net/dns-server-guard.ts'
 import { createGuardedNetwork } from './net/guarded-network.ts'
 import { createUpstreamGuard } from './net/upstream-guard.ts'
 import { createInvoker } from './invoke.ts'
@@ -61,7 +62,13 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
   // configured resolvers (INFRALENS_DNS_RESOLVERS, IP literals), operator configuration
   // rather than client input, so there is no target to vet. Names a client sends are
   // only asked about, and the addresses they resolve to are vetted before any connection.
-  const dns = createDnsClient({ servers: config.dnsResolvers, timeoutMs: config.dnsTimeoutMs, retries: 1 })
+  const dns = createDnsClient({
+    servers: config.dnsResolvers,
+    timeoutMs: config.dnsTimeoutMs,
+    retries: 1,
+    // A breaker per resolver: one that keeps failing is skipped in favour of the next.
+    guard: guardDnsServers(createUpstreamGuard({ threshold: config.breakerThreshold, openMs: config.breakerOpenMs, maxConcurrent: config.dnsConcurrency })),
+  })
   const network = createGuardedNetwork({
     policy: { allowLoopback: config.allowPrivateTargets },
     lookup: dnsHostLookup(dns),

@@ -135,6 +135,7 @@ const EnvSchema = z.object({
   INFRALENS_BREAKER_THRESHOLD: z.coerce.number().int().min(1).max(1000).default(5),
   INFRALENS_BREAKER_OPEN_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   INFRALENS_UPSTREAM_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(16),
+  INFRALENS_DNS_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(64),
   INFRALENS_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   INFRALENS_REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, 'letters, digits, : _ - only').default('infralens:'),
@@ -173,6 +174,8 @@ export interface Config {
   breakerOpenMs: number
   /** Calls in flight per upstream host; more wait their turn. */
   upstreamConcurrency: number
+  /** DNS queries in flight per configured resolver (one request may ask dozens at once). */
+  dnsConcurrency: number
   /** How long SIGTERM waits for in-flight requests before exiting anyway. */
   shutdownGraceMs: number
   redisUrl: string | undefined
@@ -221,6 +224,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     breakerThreshold: e.INFRALENS_BREAKER_THRESHOLD,
     breakerOpenMs: e.INFRALENS_BREAKER_OPEN_MS,
     upstreamConcurrency: e.INFRALENS_UPSTREAM_CONCURRENCY,
+    dnsConcurrency: e.INFRALENS_DNS_CONCURRENCY,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.INFRALENS_REDIS_PREFIX,
     logLevel: e.LOG_LEVEL,

@@ -27,7 +27,11 @@ export interface GuardedNetworkOptions {
   /** Extra trusted roots (PEM) for outbound TLS, added to Node's bundled ones. */
   extraCa?: string
   defaultTimeoutMs?: number
-  /** Breaker and concurrency bound for named upstreams (requests with `upstream`). */
+  /**
+   * Breaker and concurrency bound for the service's own upstreams (requests with
+   * `upstream` and without `probe`); for targets users name (connect(), probe
+   * requests, unnamed requests) only the bound, per target address and port.
+   */
   guard?: UpstreamGuard
 }
 
@@ -49,6 +53,12 @@ export interface HttpRequestOptions {
   /** Responses larger than this are cut off with an upstream error. */
   maxBytes?: number
   upstream?: string
+  /**
+   * The host is one a user asked about (an MTA-STS policy host, a site): no shared
+   * circuit breaker, so every call reports what the host does now and one user's
+   * probes of a dead host decide nothing for anyone else; only the per-target bound.
+   */
+  probe?: boolean
 }
 
 export interface HttpResponse {
@@ -131,14 +141,29 @@ export function createGuardedNetwork(options: GuardedNetworkOptions): GuardedNet
     })
   }
 
+  /** A slot of the per-target bound (none without a guard); given back when the work is done. */
+  async function targetSlot(address: string, port: number, signal: AbortSignal): Promise<() => void> {
+    if (!options.guard) return () => {}
+    return options.guard.slot(`target ${isIP(address) === 6 ? `[${address}]` : address}:${port}`, signal)
+  }
+
+  // Sockets are opened to targets users name (web, TLS and SMTP probes), so there
+  // is no breaker here: each probe says what the host does now. The bound holds a
+  // slot for the socket's whole life, so N users probing one host open at most
+  // `maxConcurrent` connections to it between them.
   async function connect(o: ConnectOptions): Promise<{ socket: Socket; address: string }> {
     const signal = deadline(o.timeoutMs ?? defaultTimeout, o.signal)
     const addresses = await resolve(o.host, signal)
     let lastError: unknown
     for (const address of addresses) {
+      let release: (() => void) | undefined
       try {
-        return { socket: await connectTo(address, o.port, signal), address }
+        release = await targetSlot(address, o.port, signal)
+        const socket = await connectTo(address, o.port, signal)
+        socket.once('close', release)
+        return { socket, address }
       } catch (error) {
+        release?.()
         lastError = error
         if (signal.aborted) break
       }
@@ -170,13 +195,13 @@ export function createGuardedNetwork(options: GuardedNetworkOptions): GuardedNet
   }
 
   async function request(url: string, o: HttpRequestOptions = {}): Promise<HttpResponse> {
-    if (!options.guard || o.upstream === undefined) return requestOnce(url, o)
+    if (!options.guard || o.upstream === undefined || o.probe) return requestOnce(url, o, true)
     // Keyed by upstream and host: one dead RDAP server does not stop the others.
     const key = `${o.upstream} ${new URL(url).host}`
-    return options.guard.run(key, o.upstream, () => requestOnce(url, o), o.signal, (res) => res.status >= 500 || res.status === 429)
+    return options.guard.run(key, o.upstream, () => requestOnce(url, o, false), o.signal, (res) => res.status >= 500 || res.status === 429)
   }
 
-  async function requestOnce(url: string, o: HttpRequestOptions): Promise<HttpResponse> {
+  async function requestOnce(url: string, o: HttpRequestOptions, boundPerTarget: boolean): Promise<HttpResponse> {
     const started = performance.now()
     const target = new URL(url)
     if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new TypeError(`Only http(s) URLs can be fetched, not ${target.protocol}`)
@@ -185,7 +210,15 @@ export function createGuardedNetwork(options: GuardedNetworkOptions): GuardedNet
     const [address] = await resolve(target.hostname, signal)
     const maxBytes = o.maxBytes ?? 8 * 1024 * 1024
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest
-    return new Promise<HttpResponse>((resolveResponse, reject) => {
+    let release = () => {}
+    if (boundPerTarget) {
+      try {
+        release = await targetSlot(address!, Number(target.port) || (target.protocol === 'https:' ? 443 : 80), signal)
+      } catch (error) {
+        throw new UpstreamError(upstream, reasonOf(signal.aborted ? signal.reason : error), `${upstream} did not answer: timed out waiting for a connection slot`, { url })
+      }
+    }
+    const exchange = new Promise<HttpResponse>((resolveResponse, reject) => {
       const fail = (reason: UpstreamReason, message: string) => reject(new UpstreamError(upstream, reason, message, { url }))
       const req = send(
         target,
@@ -231,6 +264,7 @@ export function createGuardedNetwork(options: GuardedNetworkOptions): GuardedNet
       if (o.body !== undefined) req.end(o.body)
       else req.end()
     })
+    return exchange.finally(release)
   }
 
   return { resolve, connect, connectTls, request }

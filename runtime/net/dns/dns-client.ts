@@ -34,6 +34,16 @@ export interface DnsClientOptions {
   /** EDNS0 UDP payload size advertised. Default 1232. */
   udpPayloadSize?: number
   sockets?: DnsSocketFactory
+  /** Circuit breaker and concurrency bound per server (runtime/net/dns-server-guard.ts). */
+  guard?: DnsServerGuard
+}
+
+/** Per-server health and concurrency, kept outside the client. */
+export interface DnsServerGuard {
+  /** false: the server failed repeatedly; skip it while another server is usable. */
+  available(server: DnsServerInfo): boolean
+  /** One exchange with the server (UDP, and TCP after truncation) under its bound; the outcome is recorded. */
+  attempt<T>(server: DnsServerInfo, exchange: () => Promise<T>, signal?: AbortSignal): Promise<T>
 }
 
 export interface DnsQueryOptions {
@@ -118,8 +128,13 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
     const fail = (error: DnsError): DnsError =>
       new DnsError(error.reason, error.message, { server: current, transport: error.transport, attempts: [...attempts], cause: error.cause })
 
+    const guard = options.guard
     for (let round = 0; round < rounds; round++) {
-      for (const server of targets) {
+      // A server whose circuit is open is skipped while another is usable; with
+      // none usable all are asked as usual: the breaker reorders, it never fails a query.
+      const usable = guard ? targets.filter((s) => guard.available(s)) : targets
+      const order = usable.length > 0 ? usable : targets
+      for (const server of order) {
         if (opts.signal?.aborted) throw fail(abortedError(opts.signal, null))
         current = publicInfo(server)
         // A new id per attempt, so a late reply to an earlier attempt cannot be taken for this one.
@@ -144,9 +159,9 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
           signal: opts.signal,
           sockets: defaults.sockets,
         }
-        const started = performance.now()
         let transport: 'udp' | 'tcp' = opts.tcp ? 'tcp' : 'udp'
-        try {
+        const exchange = async (): Promise<DnsAnswer> => {
+          const started = performance.now()
           let outcome: ExchangeOutcome = opts.tcp ? await exchangeTcp(request) : await exchangeUdp(request)
           if (outcome.kind === 'truncated') {
             transport = 'tcp'
@@ -160,11 +175,14 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
             transport,
             latencyMs: Math.round((performance.now() - started) * 100) / 100,
           }
+        }
+        try {
+          return guard ? await guard.attempt(server, exchange, opts.signal) : await exchange()
         } catch (error) {
           if (!(error instanceof DnsError)) throw error
           if (error.reason === 'aborted') throw fail(error)
           attempts.push({ server: publicInfo(server), transport: error.transport ?? transport, reason: error.reason, message: error.message })
-          if (round === rounds - 1 && server === targets[targets.length - 1]) {
+          if (round === rounds - 1 && server === order[order.length - 1]) {
             const summary = attempts.map((a) => `${a.server.name} over ${a.transport}: ${a.message}`).join('; ')
             throw fail(new DnsError(error.reason, `no answer for ${question.name} ${question.type}: ${summary}`, { transport: error.transport, cause: error }))
           }
