@@ -38,6 +38,11 @@ export interface EndpointDescriptor<P extends z.ZodObject = z.ZodObject, D exten
   upstreams?: readonly string[]
   /** TTL of the unshaped data; a resolver may lower it. false: never cached. */
   cache: { ttl: Duration } | false
+  /**
+   * When the endpoint answers 503 service_unavailable (e.g. readiness, data not
+   * loaded yet): a sentence for the docs, which then declare the 503 response.
+   */
+  unavailable?: string
   /** Rate-limit weight; 0 reports the limit without spending from it. */
   cost: number
   /** Dotted paths of the arrays in data that sort/order/limit/offset act on. */

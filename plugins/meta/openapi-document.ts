@@ -172,6 +172,8 @@ function operation(endpoint: AnyEndpoint, aliased: boolean, example: StoredExamp
     },
   }
   if (endpoint.upstreams?.length) (op.responses as JsonSchema)['504'] = { $ref: '#/components/responses/Timeout' }
+  // A 3.1 reference may carry its own description: the endpoint says when it is unavailable.
+  if (endpoint.unavailable !== undefined) (op.responses as JsonSchema)['503'] = { $ref: '#/components/responses/ServiceUnavailable', description: `${endpoint.unavailable} (service_unavailable)` }
   if (endpoint.description) op.description = endpoint.description
   const body = params.find((p) => p.in === 'body')
   if (body && endpoint.body) {
@@ -281,6 +283,7 @@ export function buildOpenApi(endpoints: readonly AnyEndpoint[], version: string,
         PayloadTooLarge: errorResponse('Request body too large (payload_too_large)', examples.errors.payload_too_large),
         RateLimited: errorResponse('Rate limit of your tier exceeded (rate_limited)', examples.errors.rate_limited, { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }),
         InternalError: errorResponse('Bug in the service (internal_error); logged with the request id', examples.errors.internal_error),
+        ServiceUnavailable: errorResponse('The service cannot answer this yet (service_unavailable)', examples.errors.service_unavailable),
         Timeout: errorResponse('The request deadline passed before the upstreams answered (timeout)', examples.errors.timeout),
         UpstreamError: errorResponse('An upstream data source failed (upstream_error); details.upstream and details.reason say which and how', examples.errors.upstream_error),
       },

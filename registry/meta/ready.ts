@@ -13,6 +13,7 @@ export default defineEndpoint({
     checks: z.array(z.object({ name: z.string(), ok: z.boolean(), degraded: z.string().optional(), error: z.string().optional(), ms: z.number() })),
   }),
   cache: false,
+  unavailable: 'Not ready: a readiness check failed (data not loaded yet, ...); details.checks has every check',
   cost: 0,
   lists: ['checks'],
 })

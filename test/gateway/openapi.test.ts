@@ -3,6 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { load } from 'js-yaml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { definePlugin } from '../../runtime/define-plugin.ts'
 import type { TestApp } from '../support/app.ts'
 import { startTestApp } from '../support/app.ts'
 import type { LoopbackDns } from '../support/loopback-dns.ts'
@@ -91,6 +92,30 @@ describe('OpenAPI document', () => {
     expect(doc.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }))
     expect(doc.tags.map((tag: { name: string }) => tag.name)).toEqual(expect.arrayContaining(['meta', 'utilities']))
     expect(doc.info.version).toBe('1.0.0')
+  })
+
+  it('declares the 503 of /api/ready (and only where a descriptor says it can happen)', async () => {
+    const ready = doc.paths['/api/ready'].get.responses['503']
+    expect(ready).toEqual({ $ref: '#/components/responses/ServiceUnavailable', description: expect.stringMatching(/^Not ready: .*\(service_unavailable\)$/) })
+    expect(doc.components.responses.ServiceUnavailable.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' })
+    expect(doc.components.responses.ServiceUnavailable.headers).toHaveProperty('RateLimit-Remaining')
+    expect(doc.paths['/api/uuid'].get.responses).not.toHaveProperty('503')
+    // The real 503 matches what is documented.
+    const validator = new Validator()
+    await validator.validate(structuredClone(doc))
+    const resolved = validator.resolveRefs() as Record<string, any>
+    const ajv = new Ajv2020({ strict: false, allErrors: true })
+    addFormats.default(ajv)
+    const schema = ajv.compile(resolved.paths['/api/ready'].get.responses['503'].content['application/json'].schema)
+    const notReady = await startTestApp({}, { plugins: [definePlugin({ name: 'never-ready', setup: (api) => api.readiness('never', () => { throw new Error('still loading') }) })] })
+    try {
+      const res = await notReady.json('/api/ready')
+      expect(res.status).toBe(503)
+      expect(res.body.error.code).toBe('service_unavailable')
+      expect(schema(res.body), JSON.stringify(schema.errors)).toBe(true)
+    } finally {
+      await notReady.close()
+    }
   })
 
   it('is also served as YAML', async () => {
