@@ -43,6 +43,8 @@ export const VrpSetData = z
     ipv4: z.number().int(),
     ipv6: z.number().int(),
     rejected: z.number().int().meta({ description: 'entries of the export that were not valid VRPs (ignored)' }),
+    expired_dropped: z.number().int().meta({ description: 'VRPs of the export not used because they had expired (their expires time passed), at load or since' }),
+    next_expiry: z.string().nullable().meta({ description: 'when the next VRP of the set expires and is dropped, ISO 8601; null when the export gives no expiry times' }),
     last_refresh_error: z.string().nullable().meta({ description: 'why the latest refresh failed, if it did: the set above is the last good one' }),
   })
   .meta({ description: 'The VRP set the answer was computed with' })

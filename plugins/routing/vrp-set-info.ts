@@ -3,7 +3,7 @@ import type { LoadedVrps, VrpStore } from './rpki/vrp-store.ts'
 import type { VrpSetData } from './routing-data.ts'
 
 /** What an answer says about the VRP set it used: where from, how old, how big, how the last refresh went. */
-export function vrpSetInfo(store: VrpStore, set: LoadedVrps, now = Date.now()): z.input<typeof VrpSetData> {
+export function vrpSetInfo(store: VrpStore, set: LoadedVrps, now = store.now()): z.input<typeof VrpSetData> {
   const status = store.status()
   const generated = set.generatedAt === null ? Number.NaN : Date.parse(set.generatedAt)
   const since = Number.isNaN(generated) ? set.loadedAt : generated
@@ -19,6 +19,8 @@ export function vrpSetInfo(store: VrpStore, set: LoadedVrps, now = Date.now()): 
     ipv4: set.index.stats.ipv4,
     ipv6: set.index.stats.ipv6,
     rejected: set.index.stats.rejected,
+    expired_dropped: set.expiredDropped,
+    next_expiry: set.nextExpiryAt === null ? null : new Date(set.nextExpiryAt).toISOString(),
     last_refresh_error: failing ? status.lastError!.message : null,
   }
 }

@@ -3,7 +3,7 @@ import type { AnyEndpoint } from '../../runtime/define-endpoint.ts'
 import type { TestApp } from '../support/app.ts'
 import { startTestApp } from '../support/app.ts'
 import { readRipestatFixture } from '../support/fake-ripestat.ts'
-import { untilVrpsLoaded } from '../support/fake-vrp.ts'
+import { EXPIRED_TEST_VRP, untilVrpsLoaded } from '../support/fake-vrp.ts'
 import type { RoutingWorld } from './support.ts'
 import { startRoutingWorld } from './support.ts'
 
@@ -203,8 +203,17 @@ describe('/api/rpki', () => {
       },
     ])
     expect(d.bgp).toEqual({ announced: true, origins: [3333], covering_route: null, messages: [] })
-    expect(d.vrp_set).toMatchObject({ source: w.vrp.url, generated_at: '2023-10-01T00:05:43.000Z', stale: true, vrps: 384, ipv4: 12, ipv6: 372, rejected: 0, last_refresh_error: null })
+    // 384 live VRPs; the fake's EXPIRED_TEST_VRP was dropped at load
+    expect(d.vrp_set).toMatchObject({ source: w.vrp.url, generated_at: '2023-10-01T00:05:43.000Z', stale: true, vrps: 384, ipv4: 12, ipv6: 372, rejected: 0, expired_dropped: 1, last_refresh_error: null })
     expect(d.vrp_set.age_seconds).toBeGreaterThan(365 * 86400)
+    // the recording's expiries are moved to the present: the next one is days ahead, not in 2023
+    expect(Date.parse(d.vrp_set.next_expiry) - Date.now()).toBeGreaterThan(3600_000)
+  })
+
+  it('an expired VRP is not used: its prefix is not-found, not valid', async () => {
+    const d = await data(`/api/rpki/${EXPIRED_TEST_VRP.prefix}?asn=${EXPIRED_TEST_VRP.asn}`)
+    expect(d.origins).toEqual([expect.objectContaining({ asn: EXPIRED_TEST_VRP.asn, state: 'not-found', matched: [], unmatched_as: [], unmatched_length: [] })])
+    expect(d.covering_vrps).toEqual([])
   })
 
   it('multi-origin: one origin valid, the other invalid (as)', async () => {

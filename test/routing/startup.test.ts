@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TestApp } from '../support/app.ts'
@@ -5,7 +7,7 @@ import { startTestApp } from '../support/app.ts'
 import type { FakeRipestat } from '../support/fake-ripestat.ts'
 import { startFakeRipestat } from '../support/fake-ripestat.ts'
 import type { FakeVrp } from '../support/fake-vrp.ts'
-import { RPKI_FIXTURES, startFakeVrp, untilVrpsLoaded } from '../support/fake-vrp.ts'
+import { RPKI_FIXTURES, expiriesFromNow, readRpkiFixture, startFakeVrp, untilVrpsLoaded } from '../support/fake-vrp.ts'
 
 // Start-up with the VRP source in every state: unreachable (the default public
 // URL, offline), slow, and a local file. The service always starts and answers
@@ -83,20 +85,46 @@ describe('a slow VRP source', () => {
 })
 
 describe('a VRP file', () => {
+  let dir: string
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'vrp-files-'))
+  })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
   it('INFRALENS_VRP_URL may be a path: Routinator and rpki-client files alike', async () => {
     for (const [file, prefix, asn, ta] of [
       ['stayrtr_test.rpki.json', '192.0.2.0/24', 1, 'lmao'],
       ['routinator_jsonext_2025-03-09_excerpt.json', '1.0.0.0/24', 13335, null],
     ] as const) {
-      const t = await startTestApp({ INFRALENS_VRP_URL: join(RPKI_FIXTURES, file) })
+      // The recordings' VRPs expire (2025, 2027): served as if generated today.
+      const path = join(dir, file)
+      writeFileSync(path, JSON.stringify(expiriesFromNow(readRpkiFixture(file))))
+      const t = await startTestApp({ INFRALENS_VRP_URL: path })
       try {
         await untilVrpsLoaded(t)
         const res = await t.json(`/api/rpki/${prefix}?asn=${asn}`)
         expect(res.body.data.origins[0]).toMatchObject({ state: 'valid', matched: [{ prefix, asn, ta }] })
-        expect(res.body.data.vrp_set.source).toBe(join(RPKI_FIXTURES, file))
+        expect(res.body.data.vrp_set).toMatchObject({ source: path, expired_dropped: 0 })
       } finally {
         await t.close()
       }
+    }
+  })
+
+  it('a recorded file as it is: its VRPs have long expired, so the set is refused with the reason', async () => {
+    const t = await startTestApp({ INFRALENS_VRP_URL: join(RPKI_FIXTURES, 'routinator_jsonext_2025-03-09_excerpt.json') })
+    try {
+      let r = await rpkiCheck(t)
+      for (let i = 0; i < 100 && r.check?.ok !== true; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        r = await rpkiCheck(t)
+      }
+      expect(r.check?.degraded).toMatch(/every one of the export's 2 VRPs has expired \(generated 2025-03-09T21:45:54.000Z\)/)
+      const res = await t.json('/api/rpki/1.0.0.0/24?asn=13335')
+      expect(res.status).toBe(503)
+      expect(res.body.error.message).toMatch(/every one of the export's 2 VRPs has expired/)
+    } finally {
+      await t.close()
     }
   })
 })

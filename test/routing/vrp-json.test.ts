@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { VrpIndex } from '../../plugins/routing/rpki/vrp-index.ts'
 import { parseVrpJson, parseVrpJsonInSlices, scanIpv4PrefixBytes } from '../../plugins/routing/rpki/vrp-json.ts'
+import { dropExpired } from '../../plugins/routing/rpki/vrp-expiry.ts'
 import fc from 'fast-check'
 import { INVALID, NOT_IPV4, scanIpv4PrefixText, scanPrefix } from '../../plugins/routing/rpki/prefix-words.ts'
 import { RPKI_FIXTURES } from '../support/fake-vrp.ts'
@@ -44,6 +45,88 @@ describe('VRP exports from the fixtures', () => {
     const ix = VrpIndex.build(parseVrpJson(fixture('stayrtr_test.rpki.json')))
     expect(ix.stats).toMatchObject({ vrps: 19, rejected: 0 })
     expect(ix.explain('192.0.2.0/24', 1)?.matched[0]?.ta).toBe('lmao')
+  })
+})
+
+describe('expiry', () => {
+  const s = (iso: string) => Date.parse(iso) / 1000
+  it('rpki-client: the numeric `expires` of each VRP', () => {
+    const parsed = parseVrpJson(fixture('rpki-client_2023-10-01_excerpt.json'))
+    const doc = JSON.parse(fixture('rpki-client_2023-10-01_excerpt.json').toString()) as { roas: Array<{ prefix: string; expires: number }> }
+    // the first IPv4 VRP in the file is 1.0.0.0/24 AS13335
+    expect(doc.roas[0]).toMatchObject({ prefix: '1.0.0.0/24', expires: 1696688258 })
+    expect(parsed.v4.expires[0]).toBe(1696688258)
+    const all = [...parsed.v4.expires, ...parsed.v6.expires].sort((a, b) => a - b)
+    expect(all).toEqual(doc.roas.map((r) => r.expires).sort((a, b) => a - b))
+  })
+
+  it('Routinator jsonext: the earliest notAfter/stale time of a source, the latest source', () => {
+    const parsed = parseVrpJson(fixture('routinator_jsonext_2025-03-09_excerpt.json'))
+    // 1.0.0.0/24: validity to 2031, chain to 2025-03-15T14:17:32Z, stale 2025-03-15T14:17:31Z
+    expect(parsed.v4.expires[0]).toBe(s('2025-03-15T14:17:31Z'))
+    // 2c0f:fff0::/32: chain to 2025-03-11T00:06:07Z, stale 2025-03-11T00:06:05Z
+    expect(parsed.v6.expires[0]).toBe(s('2025-03-11T00:06:05Z'))
+    const two = load(
+      JSON.stringify({
+        roas: [
+          {
+            asn: 'AS1',
+            prefix: '192.0.2.0/24',
+            maxLength: 24,
+            source: [
+              { type: 'roa', validity: { notAfter: '2030-01-01T00:00:00Z' }, chainValidity: { notAfter: '2026-05-01T00:00:00Z' }, stale: '2026-04-01T00:00:00Z' },
+              { type: 'roa', validity: { notAfter: '2027-01-01T00:00:00+00:00' }, stale: '2026-09-01T12:00:00Z' },
+            ],
+          },
+          { asn: 'AS2', prefix: '198.51.100.0/24', source: [{ type: 'roa', stale: '2026-04-01T00:00:00Z' }, { type: 'roa', uri: 'no times' }] },
+          { asn: 'AS3', prefix: '203.0.113.0/24', source: [] },
+        ],
+      }),
+    )
+    expect([...two.v4.expires]).toEqual([s('2026-09-01T12:00:00Z'), 0, 0])
+  })
+
+  it('no expiry member: never expires; an unreadable one: not a VRP', () => {
+    const parsed = load(
+      JSON.stringify({
+        roas: [
+          { asn: 1, prefix: '192.0.2.0/24' },
+          { asn: 1, prefix: '192.0.2.0/24', expires: 'soon' },
+          { asn: 1, prefix: '192.0.2.0/24', expires: -5 },
+          { asn: 1, prefix: '192.0.2.0/24', expires: 1.5 },
+          { asn: 1, prefix: '192.0.2.0/24', expires: 0 },
+          { asn: 1, prefix: '192.0.2.0/24', expires: 9_000_000_000 },
+        ],
+      }),
+    )
+    expect(parsed.rejected).toBe(3)
+    // 0 would read as "not given": the epoch itself is stored as 1; past 2106 as the largest uint32
+    expect([...parsed.v4.expires]).toEqual([0, 1, 0xffffffff])
+  })
+
+  it('dropExpired keeps what is valid at the time, and says when the next one goes', () => {
+    const parsed = load(
+      JSON.stringify({
+        roas: [
+          { asn: 1, prefix: '192.0.2.0/24', expires: 1000 },
+          { asn: 2, prefix: '198.51.100.0/24', expires: 2000 },
+          { asn: 3, prefix: '2001:db8::/32', expires: 1500 },
+          { asn: 4, prefix: '203.0.113.0/24' },
+        ],
+      }),
+    )
+    expect(dropExpired(parsed, 999_999)).toMatchObject({ expired: 0, nextExpiryAt: 1_000_000 })
+    expect(dropExpired(parsed, 999_999).parsed).toBe(parsed)
+    const at1000 = dropExpired(parsed, 1_000_000) // expires is the first second it is no longer valid
+    expect(at1000).toMatchObject({ expired: 1, nextExpiryAt: 1_500_000 })
+    expect([...at1000.parsed.v4.asn]).toEqual([2, 4])
+    const later = dropExpired(at1000.parsed, 1_700_000)
+    expect(later).toMatchObject({ expired: 1, nextExpiryAt: 2_000_000 })
+    expect(later.parsed.v6.n).toBe(0)
+    const last = dropExpired(later.parsed, 5_000_000)
+    expect(last).toMatchObject({ expired: 1, nextExpiryAt: null })
+    expect(VrpIndex.build(last.parsed).stats).toMatchObject({ vrps: 1, ipv4: 1 })
+    expect(VrpIndex.build(last.parsed).validate('203.0.113.0/24', 4)).toBe(1)
   })
 })
 

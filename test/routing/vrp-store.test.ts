@@ -5,9 +5,10 @@ import pino from 'pino'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { UnavailableError } from '../../runtime/errors.ts'
 import { createGuardedNetwork } from '../../runtime/net/guarded-network.ts'
-import { VALID } from '../../plugins/routing/rpki/vrp-index.ts'
+import { NOT_FOUND, VALID } from '../../plugins/routing/rpki/vrp-index.ts'
 import { VrpStore } from '../../plugins/routing/rpki/vrp-store.ts'
 import type { VrpStoreOptions } from '../../plugins/routing/rpki/vrp-store.ts'
+import type { VrpSource } from '../../plugins/routing/rpki/vrp-source.ts'
 import { vrpSource } from '../../plugins/routing/rpki/vrp-source.ts'
 import { vrpSetInfo } from '../../plugins/routing/vrp-set-info.ts'
 import type { FakeVrp } from '../support/fake-vrp.ts'
@@ -62,7 +63,8 @@ describe('loading', () => {
   it('from a file path, and a file:// URL', async () => {
     const path = join(RPKI_FIXTURES, 'routinator_jsonext_2025-03-09_excerpt.json')
     for (const location of [path, `file://${path}`]) {
-      const s = store(location)
+      // The recording's VRPs expired in March 2025: read it on the day it was made.
+      const s = store(location, { now: () => Date.parse('2025-03-10T00:00:00Z') })
       expect(await s.refresh()).toBe(true)
       expect(s.require().index.stats.vrps).toBe(2)
       // unchanged file: not read again
@@ -90,6 +92,122 @@ describe('loading', () => {
     const s = store('/nonexistent/vrps.json')
     expect(await s.refresh()).toBe(false)
     expect(s.status().lastError?.message).toMatch(/ENOENT/)
+  })
+})
+
+describe('expiry', () => {
+  const T = Date.parse('2026-06-01T00:00:00Z')
+  const H = 3600_000
+  const roa = (asn: number, prefix: string, expiresAt?: number) => ({ asn, prefix, maxLength: 24, ta: 'test', ...(expiresAt === undefined ? {} : { expires: Math.floor(expiresAt / 1000) }) })
+  const exportOf = (...roas: object[]) => ({ metadata: { buildtime: new Date(T).toISOString() }, roas })
+
+  it('drops expired VRPs at load, and from a kept set as it ages (injected clock)', async () => {
+    let clock = T
+    const s = store(vrp.url, { now: () => clock, pruneMinIntervalMs: 0 })
+    vrp.setBody(exportOf(roa(64500, '192.0.2.0/24', T - H), roa(64501, '198.51.100.0/24', T + H), roa(64502, '203.0.113.0/24', T + 2 * H), roa(64503, '100.64.0.0/24')))
+    expect(await s.refresh()).toBe(true)
+    const set = s.require()
+    expect(set.index.stats.vrps).toBe(3)
+    expect(set.index.validate('192.0.2.0/24', 64500)).toBe(NOT_FOUND) // expired before the load
+    expect(vrpSetInfo(s, set)).toMatchObject({ vrps: 3, expired_dropped: 1, next_expiry: new Date(T + H).toISOString() })
+
+    // Nothing due yet: no filtering, the same set.
+    clock = T + H - 1
+    expect(await s.prune()).toBe(false)
+    expect(s.require()).toBe(set)
+
+    clock = T + H
+    expect(await s.prune()).toBe(true)
+    expect(s.require().index.validate('198.51.100.0/24', 64501)).toBe(NOT_FOUND)
+    expect(s.require().index.validate('203.0.113.0/24', 64502)).toBe(VALID)
+    expect(vrpSetInfo(s, s.require())).toMatchObject({ vrps: 2, expired_dropped: 2, next_expiry: new Date(T + 2 * H).toISOString(), loaded_at: new Date(T).toISOString() })
+
+    // A request past the next expiry starts the filtering by itself.
+    clock = T + 3 * H
+    const stale = s.current()
+    expect(stale?.index.stats.vrps).toBe(2)
+    expect(s.status().loading).toBe(false)
+    await s.prune() // joins the filtering the request started
+    expect(vrpSetInfo(s, s.require())).toMatchObject({ vrps: 1, expired_dropped: 3, next_expiry: null })
+    expect(s.require().index.validate('100.64.0.0/24', 64503)).toBe(VALID)
+  })
+
+  it('at most one filtering per pruneMinIntervalMs', async () => {
+    let clock = T
+    const s = store(vrp.url, { now: () => clock, pruneMinIntervalMs: 60_000 })
+    vrp.setBody(exportOf(roa(1, '192.0.2.0/24', T + 1000), roa(2, '198.51.100.0/24', T + 2000), roa(3, '203.0.113.0/24', T + H)))
+    await s.refresh()
+    clock = T + 1000
+    expect(await s.prune()).toBe(true)
+    clock = T + 2000
+    expect(await s.prune()).toBe(false) // due, but too soon after the last one
+    expect(s.require().index.stats.vrps).toBe(2)
+    clock = T + 61_000
+    expect(await s.prune()).toBe(true)
+    expect(s.require().index.stats.vrps).toBe(1)
+  })
+
+  it('a set whose VRPs have all expired is a 503, and readiness says so', async () => {
+    let clock = T
+    const s = store(vrp.url, { now: () => clock, pruneMinIntervalMs: 0 })
+    vrp.setBody(exportOf(roa(1, '192.0.2.0/24', T + H)))
+    await s.refresh()
+    vrp.setFault({ kind: 'status', status: 500 })
+    await s.refresh()
+    clock = T + H
+    await s.prune()
+    expect(s.current()).toBeNull()
+    expect(() => s.require()).toThrow(/every VRP of the set loaded 2026-06-01T00:00:00.000Z from .* has expired; refreshing it fails \(.*HTTP 500\)/)
+    expect(s.readiness()).toMatch(/every VRP of the set loaded .* has expired/)
+    vrp.setFault(null)
+    vrp.setBody(exportOf(roa(2, '198.51.100.0/24', T + 5 * H)))
+    expect(await s.refresh()).toBe(true)
+    expect(s.require().index.validate('198.51.100.0/24', 2)).toBe(VALID)
+  })
+
+  it('an export whose VRPs have all expired is refused: the last good set stays', async () => {
+    const clock = T
+    const s = store(vrp.url, { now: () => clock })
+    vrp.setBody(exportOf(roa(1, '192.0.2.0/24', T - H)))
+    expect(await s.refresh()).toBe(false)
+    expect(s.status().lastError?.message).toMatch(/every one of the export's 1 VRPs has expired \(generated 2026-06-01T00:00:00.000Z\)/)
+    expect(() => s.require()).toThrow(/no VRP set could be loaded/)
+    vrp.setBody(exportOf(roa(2, '198.51.100.0/24', T + H)))
+    expect(await s.refresh()).toBe(true)
+    vrp.setBody(exportOf(roa(3, '203.0.113.0/24', T - 1)))
+    expect(await s.refresh()).toBe(false)
+    expect(s.require().index.validate('198.51.100.0/24', 2)).toBe(VALID)
+  })
+
+  it('a refresh that lands while a filtering rebuilds wins: the filtered old set is not swapped in over it', async () => {
+    let clock = T
+    let body: object = exportOf(roa(1, '192.0.2.0/24', T + H), roa(2, '198.51.100.0/24', T + 2 * H))
+    // An in-memory source: no I/O, so the order of the two rebuilds is fixed by event-loop turns alone.
+    const memory: VrpSource = { location: 'memory:', kind: 'file', fetch: async () => ({ changed: true, body: Buffer.from(JSON.stringify(body)), validators: { etag: null, lastModified: null } }) }
+    const s = new VrpStore({ source: memory, log, refreshMs: 3_600_000, now: () => clock, pruneMinIntervalMs: 0 })
+    stores.push(s)
+    await s.refresh()
+    clock = T + H
+    body = exportOf(roa(3, '203.0.113.0/24', T + 5 * H))
+    const refreshing = s.refresh()
+    await new Promise((resolve) => setImmediate(resolve)) // the refresh is one turn into its rebuild
+    const pruning = s.prune() // starts from the old set, and needs every turn of a rebuild
+    expect(await refreshing).toBe(true)
+    expect(await pruning).toBe(false)
+    expect(s.require().index.stats.vrps).toBe(1)
+    expect(s.require().index.validate('203.0.113.0/24', 3)).toBe(VALID)
+  })
+
+  it('the kept set is filtered on its own timer (real clock)', async () => {
+    const s = store(vrp.url, { pruneMinIntervalMs: 0 })
+    const soon = Math.ceil(Date.now() / 1000) * 1000 + 1000 // expires has whole seconds
+    vrp.setBody(exportOf(roa(1, '192.0.2.0/24', soon), roa(2, '198.51.100.0/24', Date.now() + 10 * H)))
+    await s.refresh()
+    expect(s.status().set?.index.stats.vrps).toBe(2)
+    for (let i = 0; i < 100 && s.status().set?.index.stats.vrps !== 1; i++) await new Promise((resolve) => setTimeout(resolve, 50))
+    // status() does not start a filtering: only the timer can have done it.
+    expect(s.status().set?.index.stats.vrps).toBe(1)
+    expect(s.status().set?.expiredDropped).toBe(1)
   })
 })
 

@@ -1,7 +1,8 @@
 // The VRP source of the loopback internet: one HTTP server on 127.0.0.47 serving a
 // VRP export at /vrps.json, as console.rpki-client.org or a Routinator's
-// /json endpoint would. By default the recorded rpki-client excerpt with the test
-// VRPs appended (test/fixtures/rpki/SOURCES.md). ETag and Last-Modified with 304
+// /json endpoint would. By default the recorded rpki-client excerpt (its expiries
+// moved to the present, see expiriesFromNow) with the test VRPs and one expired
+// VRP appended (test/fixtures/rpki/SOURCES.md). ETag and Last-Modified with 304
 // on a matching conditional request; faults on demand (timeout, reset, garbage,
 // truncated JSON, 5xx, slow drip); a log of requests.
 
@@ -20,10 +21,49 @@ type Json = Record<string, any>
 
 export const readRpkiFixture = (file: string): Json => JSON.parse(readFileSync(join(RPKI_FIXTURES, file), 'utf8')) as Json
 
-/** The default export: the 2023 rpki-client excerpt plus test-vrps.json's VRPs. */
+/** In the default export, expired since 2020: the service must drop it (192.0.2.0/24 is then not-found). */
+export const EXPIRED_TEST_VRP = { asn: 64496, prefix: '192.0.2.0/24', maxLength: 24, ta: 'test', expires: 1_600_000_000 }
+
+/** When an export says it was generated, ms since the epoch (rpki-client buildtime, Routinator generated). */
+function generatedAt(doc: Json): number {
+  const m = (doc.metadata ?? {}) as Json
+  if (typeof m.generated === 'number') return m.generated * 1000
+  const t = Date.parse(String(m.buildtime ?? m.generatedTime))
+  if (Number.isNaN(t)) throw new Error('the export has no generation time to move its expiries from')
+  return t
+}
+
+/**
+ * A recorded export as if it had been generated just now: every expiry
+ * (rpki-client `expires`, Routinator jsonext `notAfter` and `stale` times) moved by
+ * (now - its generation time), so a recording keeps its real spread of expiries
+ * and never rots into "all expired". The metadata is left alone: the set still
+ * reports its true age.
+ */
+export function expiriesFromNow(doc: Json, nowMs = Date.now()): Json {
+  const shiftMs = nowMs - generatedAt(doc)
+  const iso = (text: string) => new Date(Date.parse(text) + shiftMs).toISOString().replace('.000Z', 'Z')
+  const shiftTimes = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(shiftTimes)
+    if (typeof value !== 'object' || value === null) return value
+    const out: Json = {}
+    for (const [k, v] of Object.entries(value)) out[k] = (k === 'notAfter' || k === 'stale') && typeof v === 'string' ? iso(v) : shiftTimes(v)
+    return out
+  }
+  return {
+    ...doc,
+    roas: (doc.roas as Json[]).map((roa) => ({
+      ...roa,
+      ...(typeof roa.expires === 'number' ? { expires: roa.expires + Math.round(shiftMs / 1000) } : {}),
+      ...(Array.isArray(roa.source) ? { source: shiftTimes(roa.source) } : {}),
+    })),
+  }
+}
+
+/** The default export: the 2023 rpki-client excerpt (expiries from now), test-vrps.json's VRPs and EXPIRED_TEST_VRP. */
 export function defaultVrpExport(): Json {
-  const doc = readRpkiFixture('rpki-client_2023-10-01_excerpt.json')
-  doc.roas = [...doc.roas, ...readRpkiFixture('test-vrps.json').roas]
+  const doc = expiriesFromNow(readRpkiFixture('rpki-client_2023-10-01_excerpt.json'))
+  doc.roas = [...doc.roas, ...readRpkiFixture('test-vrps.json').roas, EXPIRED_TEST_VRP]
   return doc
 }
 

@@ -12,6 +12,8 @@ export interface VrpColumns {
   asn: Uint32Array
   /** Index into the trust-anchor names; 0 = not given. */
   ta: Uint8Array
+  /** When the VRP stops being valid, seconds since the epoch; 0 = the export does not say. */
+  expires: Uint32Array
 }
 
 /** Appends VRPs, doubling the arrays as needed; `finish` trims them to size. */
@@ -22,6 +24,7 @@ export class VrpColumnsBuilder {
   private maxLen: Uint8Array
   private asn: Uint32Array
   private ta: Uint8Array
+  private expires: Uint32Array
   private readonly stride: number
 
   constructor(
@@ -34,6 +37,7 @@ export class VrpColumnsBuilder {
     this.maxLen = new Uint8Array(capacity)
     this.asn = new Uint32Array(capacity)
     this.ta = new Uint8Array(capacity)
+    this.expires = new Uint32Array(capacity)
   }
 
   private grow(): void {
@@ -53,10 +57,13 @@ export class VrpColumnsBuilder {
     const ta = new Uint8Array(capacity)
     ta.set(this.ta)
     this.ta = ta
+    const expires = new Uint32Array(capacity)
+    expires.set(this.expires)
+    this.expires = expires
   }
 
   /** `w` holds the prefix's word(s) from `offset`: 1 for IPv4, 4 for IPv6. */
-  add(w: ArrayLike<number>, offset: number, len: number, maxLen: number, asn: number, ta: number): void {
+  add(w: ArrayLike<number>, offset: number, len: number, maxLen: number, asn: number, ta: number, expires: number): void {
     if (this.n === this.len.length) this.grow()
     const i = this.n++
     for (let k = 0; k < this.stride; k++) this.words[i * this.stride + k] = w[offset + k] as number
@@ -64,6 +71,7 @@ export class VrpColumnsBuilder {
     this.maxLen[i] = maxLen
     this.asn[i] = asn
     this.ta[i] = ta
+    this.expires[i] = expires
   }
 
   finish(): VrpColumns {
@@ -76,6 +84,7 @@ export class VrpColumnsBuilder {
       maxLen: this.maxLen.slice(0, n),
       asn: this.asn.slice(0, n),
       ta: this.ta.slice(0, n),
+      expires: this.expires.slice(0, n),
     }
   }
 }

@@ -14,6 +14,14 @@ import { INVALID, scanPrefix } from './prefix-words.ts'
 // `metadata` is kept for its build time. Entries that are not valid VRPs are
 // counted and a few quoted; they never reach the index.
 //
+// Expiry, kept per VRP so the store can drop VRPs whose objects have expired:
+// rpki-client's `expires` (seconds since the epoch: the earliest notAfter /
+// nextUpdate of the certificates, CRLs and manifests the VRP rests on), or in
+// Routinator's jsonext the `source` array, one entry per ROA publishing the VRP,
+// each with `validity.notAfter`, `chainValidity.notAfter` and `stale`: an entry
+// lasts until the earliest of its times, the VRP as long as its longest-lasting
+// entry. Formats without either (Routinator's plain json) never expire here.
+//
 // The scan is resumable (`step`): the store runs it a slice at a time and yields
 // to the event loop between slices, so loading a big export does not stall the
 // requests being answered meanwhile.
@@ -61,6 +69,13 @@ const KEY_MAXLENGTH = [109, 97, 120, 76, 101, 110, 103, 116, 104]
 const KEY_TA = [116, 97]
 const KEY_ROAS = [114, 111, 97, 115]
 const KEY_METADATA = [109, 101, 116, 97, 100, 97, 116, 97]
+const KEY_EXPIRES = [101, 120, 112, 105, 114, 101, 115]
+const KEY_SOURCE = [115, 111, 117, 114, 99, 101]
+const KEY_NOT_AFTER = [110, 111, 116, 65, 102, 116, 101, 114]
+const KEY_STALE = [115, 116, 97, 108, 101]
+
+/** Seconds since the epoch as stored in the expiry column: 0 means "not given", so a real 0 becomes 1. */
+const expirySeconds = (s: number): number => (s < 1 ? 1 : s > 0xffffffff ? 0xffffffff : Math.floor(s))
 
 type Phase = 'start' | 'top' | 'roas' | 'done'
 
@@ -85,6 +100,7 @@ export class VrpJsonScanner {
   private prefixEnd = -1
   private maxLength = -1
   private ta = 0
+  private expires = 0
   private bad = false
   // The last member name read (byte range), without allocating.
   private ks = 0
@@ -221,6 +237,7 @@ export class VrpJsonScanner {
     this.prefixStart = -1
     this.maxLength = -1
     this.ta = 0
+    this.expires = 0
     this.bad = false
     this.ws()
     if (b[this.pos] === C.CloseBrace) {
@@ -237,6 +254,8 @@ export class VrpJsonScanner {
         else if (kl === 6 && k0 === 112 && this.keyIs(ks, this.ke, KEY_PREFIX)) this.readPrefix()
         else if (kl === 9 && k0 === 109 && this.keyIs(ks, this.ke, KEY_MAXLENGTH)) this.maxLength = this.readUint(255)
         else if (kl === 2 && k0 === 116 && this.keyIs(ks, this.ke, KEY_TA)) this.readTa()
+        else if (kl === 7 && k0 === 101 && this.keyIs(ks, this.ke, KEY_EXPIRES)) this.readExpires()
+        else if (kl === 6 && k0 === 115 && this.keyIs(ks, this.ke, KEY_SOURCE)) this.readSources()
         else this.skipValue()
         this.ws()
         const c = b[this.pos]
@@ -267,7 +286,7 @@ export class VrpJsonScanner {
       this.reject(`${this.prefixText(at)} maxLength ${maxLen}`)
       return
     }
-    ;(family === 4 ? this.v4 : this.v6).add(this.words, 0, len, maxLen, this.asn, this.ta)
+    ;(family === 4 ? this.v4 : this.v6).add(this.words, 0, len, maxLen, this.asn, this.ta, this.expires)
   }
 
   /** The entry's prefix as written, for rejection samples only. */
@@ -378,6 +397,104 @@ export class VrpJsonScanner {
       this.asn = n
       this.numberAsns++
     }
+  }
+
+  /** rpki-client's `expires`: whole seconds since the epoch. An expiry that cannot be read makes the entry bad. */
+  private readExpires(): void {
+    const n = this.readUint(9_999_999_999)
+    if (n >= 0) this.expires = expirySeconds(n)
+  }
+
+  /**
+   * Routinator jsonext's `source` array: the VRP lasts as long as its
+   * longest-lasting source, a source until the earliest time in it.
+   */
+  private readSources(): void {
+    const b = this.b
+    if (b[this.pos] !== C.OpenBracket) {
+      this.skipValue()
+      return
+    }
+    this.pos++
+    let latest = 0
+    let sources = 0
+    this.ws()
+    if (b[this.pos] === C.CloseBracket) {
+      this.pos++
+      return
+    }
+    for (;;) {
+      this.ws()
+      const earliest = this.earliestTime()
+      sources++
+      if (earliest > latest) latest = earliest
+      this.ws()
+      const c = b[this.pos]
+      this.pos++
+      if (c === C.CloseBracket) break
+      if (c !== C.Comma) throw this.error('expected "," or "]" in a source array')
+    }
+    // A source without any time never expires, and neither does its VRP.
+    if (sources > 0 && latest !== Infinity) this.expires = expirySeconds(latest)
+  }
+
+  /** The earliest `notAfter` or `stale` time (seconds) anywhere in one value; Infinity if it has none. */
+  private earliestTime(): number {
+    const b = this.b
+    if (b[this.pos] !== C.OpenBrace) {
+      this.skipValue()
+      return Infinity
+    }
+    this.pos++
+    let earliest = Infinity
+    this.ws()
+    if (b[this.pos] === C.CloseBrace) {
+      this.pos++
+      return earliest
+    }
+    for (;;) {
+      this.key()
+      this.ws()
+      const ks = this.ks
+      const ke = this.ke
+      let t = Infinity
+      if ((this.keyIs(ks, ke, KEY_NOT_AFTER) || this.keyIs(ks, ke, KEY_STALE)) && b[this.pos] === C.Quote) t = this.readTime()
+      else if (b[this.pos] === C.OpenBrace) t = this.earliestTime()
+      else this.skipValue()
+      if (t < earliest) earliest = t
+      this.ws()
+      const c = b[this.pos]
+      this.pos++
+      if (c === C.CloseBrace) return earliest
+      if (c !== C.Comma) throw this.error('expected "," or "}" in a source')
+    }
+  }
+
+  /** A time string in seconds: "2025-03-15T14:17:31Z" read from the bytes, anything else by Date.parse; Infinity if unreadable. */
+  private readTime(): number {
+    const b = this.b
+    const start = this.pos + 1
+    let end = start
+    while (end < b.length && b[end] !== C.Quote && b[end] !== C.Backslash) end++
+    if (end - start === 20 && b[end] === C.Quote && b[start + 4] === 45 && b[start + 10] === 84 && b[start + 19] === 90) {
+      const num = (at: number, digits: number) => {
+        let n = 0
+        for (let i = 0; i < digits; i++) {
+          const d = (b[start + at + i] as number) - 48
+          if (d < 0 || d > 9) return Number.NaN
+          n = n * 10 + d
+        }
+        return n
+      }
+      const ms = Date.UTC(num(0, 4), num(5, 2) - 1, num(8, 2), num(11, 2), num(14, 2), num(17, 2))
+      if (!Number.isNaN(ms)) {
+        this.pos = end + 1
+        return ms / 1000
+      }
+    }
+    const s = this.readString()
+    const ms = s === null ? Number.NaN : Date.parse(s)
+    return Number.isNaN(ms) ? Infinity : ms / 1000
   }
 
   /** A plain non-negative integer up to `max`; anything else marks the entry bad and is skipped. */
