@@ -23,7 +23,7 @@ function lintHost(r: StarttlsResult): Finding[] {
       return [finding('tls.unreachable', 'warning', `${at} did not accept a connection (${r.error}); mail to it is delayed. (Port 25 may also be filtered on the path from this service.)`, 'Check that the mail server listens on port 25 and the firewall lets the internet in.')]
     case 'blocked':
       // The service never connects to private or loopback addresses; nor can any sender on the internet.
-      return [finding('tls.blocked', 'warning', `STARTTLS on ${at} was not checked: ${r.error}`, `Point the MX record of ${r.host} at a public address (see mx.private_address).`)]
+      return [finding('tls.blocked', 'warning', `STARTTLS on ${at} was not checked: ${r.error}`, `Give ${r.host} a public address that senders can reach (see mx.private_address).`)]
     case 'smtp_error':
       return [finding('tls.smtp_error', 'warning', `${at} did not speak SMTP as expected: ${r.error}.`, null)]
     case 'no_starttls':
