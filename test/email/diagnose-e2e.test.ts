@@ -11,7 +11,7 @@ import type { FakeSmtp } from '../support/fake-smtp.ts'
 import { startFakeSmtp } from '../support/fake-smtp.ts'
 import type { LoopbackDns } from '../support/loopback-dns.ts'
 import { DEFAULT_ZONES, startLoopbackDns } from '../support/loopback-dns.ts'
-import { BROKEN_POLICY, GOOD_POLICY, HTTPS_ADDRESS, OTHER_ZONES, SMTP, brokenZone, goodZone } from './email-zones.ts'
+import { BROKEN_POLICY, COVERING_POLICY, GOOD_POLICY, HTTPS_ADDRESS, HTTPS_DEAD, OTHER_ZONES, SMTP, brokenZone, goodZone, mtaStsZone } from './email-zones.ts'
 
 // The whole path on real sockets: DNS from the loopback servers, STARTTLS to fake
 // MX hosts through the guarded network, the MTA-STS policy over HTTPS on port 443
@@ -35,13 +35,33 @@ beforeAll(async () => {
   https = await startFakeHttps({
     address: HTTPS_ADDRESS,
     port: 443,
-    certificates: { 'mta-sts.good.test': ca.issue(['mta-sts.good.test']), 'mta-sts.broken.test': ca.issue(['mta-sts.broken.test']) },
+    certificates: {
+      'mta-sts.good.test': ca.issue(['mta-sts.good.test']),
+      'mta-sts.broken.test': ca.issue(['mta-sts.broken.test']),
+      ...Object.fromEntries(['sts404', 'stsredirect', 'stsnoid', 'stsbadid'].map((d) => [`mta-sts.${d}.test`, ca.issue([`mta-sts.${d}.test`])])),
+      'policy.stsredirect.test': ca.issue(['policy.stsredirect.test']),
+      // no certificate for mta-sts.stscert.test: the server answers with mta-sts.good.test's
+    },
     routes: {
       'mta-sts.good.test/.well-known/mta-sts.txt': { body: GOOD_POLICY, headers: { 'content-type': 'text/plain; charset=utf-8' } },
       'mta-sts.broken.test/.well-known/mta-sts.txt': { body: BROKEN_POLICY, headers: { 'content-type': 'text/html' } },
+      'mta-sts.stsredirect.test/.well-known/mta-sts.txt': { status: 301, headers: { location: 'https://policy.stsredirect.test/mta-sts.txt' }, body: '' },
+      'policy.stsredirect.test/mta-sts.txt': { body: COVERING_POLICY },
+      'mta-sts.stscert.test/.well-known/mta-sts.txt': { body: COVERING_POLICY },
+      'mta-sts.stsnoid.test/.well-known/mta-sts.txt': { body: COVERING_POLICY },
+      'mta-sts.stsbadid.test/.well-known/mta-sts.txt': { body: COVERING_POLICY },
+      // mta-sts.sts404.test has no route: 404
     },
   })
-  dns = await startLoopbackDns({ zones: [...DEFAULT_ZONES, goodZone(), brokenZone(), ...OTHER_ZONES] })
+  const stsZones = [
+    mtaStsZone('stsdown.test', { record: 'v=STSv1; id=1', policyHost: HTTPS_DEAD }),
+    mtaStsZone('sts404.test', { record: 'v=STSv1; id=1', policyHost: HTTPS_ADDRESS }),
+    mtaStsZone('stsredirect.test', { record: 'v=STSv1; id=1', policyHost: HTTPS_ADDRESS, extra: `policy IN A ${HTTPS_ADDRESS}` }),
+    mtaStsZone('stscert.test', { record: 'v=STSv1; id=1', policyHost: HTTPS_ADDRESS }),
+    mtaStsZone('stsnoid.test', { record: 'v=STSv1;', policyHost: HTTPS_ADDRESS }),
+    mtaStsZone('stsbadid.test', { record: 'v=STSv1; id=2026-01-01', policyHost: HTTPS_ADDRESS }),
+  ]
+  dns = await startLoopbackDns({ zones: [...DEFAULT_ZONES, goodZone(), brokenZone(), ...OTHER_ZONES, ...stsZones] })
   t = await startTestApp({
     ...dns.env,
     INFRALENS_DNS_TIMEOUT_MS: '1000',
@@ -189,6 +209,52 @@ describe('a broken domain', () => {
     const ranks = d.findings.map((f: { severity: string }) => rank[f.severity])
     expect([...ranks].sort((a, b) => a - b)).toEqual(ranks)
     for (const f of d.findings) expect(f.id).toMatch(/^(spf|dmarc|dkim|mx|tls|mta_sts|tls_rpt|bimi)\.[a-z0-9_]+$/)
+  })
+})
+
+describe('MTA-STS policies that senders cannot use', () => {
+  const mtaSts = async (domain: string) => (await get(`/api/email/diagnose/${domain}`)).mta_sts
+  const only = (findings: Array<{ id: string; severity: string }>) => findings.map((f) => `${f.severity} ${f.id}`)
+
+  it('policy host not answering on 443: mta_sts.policy_unreachable', async () => {
+    const m = await mtaSts('stsdown.test')
+    expect(m.policy).toMatchObject({ url: 'https://mta-sts.stsdown.test/.well-known/mta-sts.txt', fetched: false, http_status: null, mode: null })
+    expect(only(m.findings)).toEqual(['error mta_sts.policy_unreachable'])
+    expect(m.findings[0].message).toMatch(/ECONNREFUSED|refused/i)
+    expect(m.mx_coverage).toEqual([])
+  })
+
+  it('HTTP 404: mta_sts.policy_http_error', async () => {
+    const m = await mtaSts('sts404.test')
+    expect(m.policy).toMatchObject({ fetched: true, http_status: 404, error: 'HTTP 404', mode: null })
+    expect(only(m.findings)).toEqual(['error mta_sts.policy_http_error'])
+  })
+
+  it('a 301 is not followed (RFC 8461 §3.3): mta_sts.policy_redirect, and the target is never asked', async () => {
+    const m = await mtaSts('stsredirect.test')
+    expect(m.policy).toMatchObject({ fetched: true, http_status: 301, mode: null, error: expect.stringContaining('redirect to https://policy.stsredirect.test/mta-sts.txt') })
+    expect(only(m.findings)).toEqual(['error mta_sts.policy_redirect'])
+    expect(https.requests).toContainEqual({ host: 'mta-sts.stsredirect.test', path: '/.well-known/mta-sts.txt' })
+    expect(https.requests.filter((r) => r.host === 'policy.stsredirect.test')).toEqual([])
+  })
+
+  it('a certificate that does not name mta-sts.<domain>: mta_sts.policy_certificate, no HTTP request made', async () => {
+    const m = await mtaSts('stscert.test')
+    expect(m.policy).toMatchObject({ fetched: false, error: expect.stringMatching(/does not match certificate's altnames/) })
+    expect(only(m.findings)).toEqual(['error mta_sts.policy_certificate'])
+    expect(m.findings[0].fix).toMatch(/certificate .* names mta-sts\.stscert\.test/)
+    expect(https.requests.filter((r) => r.host === 'mta-sts.stscert.test')).toEqual([])
+  })
+
+  it.each([
+    ['stsnoid.test', 'the id= tag is missing', null],
+    ['stsbadid.test', 'id=2026-01-01 must be 1-32 letters or digits', '2026-01-01'],
+  ])('%s: a TXT record senders ignore is mta_sts.record_invalid; the policy itself is fine', async (domain, error, id) => {
+    const m = await mtaSts(domain)
+    expect(m.record).toMatchObject({ status: 'invalid', id, error })
+    expect(m.policy).toMatchObject({ fetched: true, http_status: 200, mode: 'enforce', problems: [] })
+    expect(only(m.findings)).toEqual(['error mta_sts.record_invalid'])
+    expect(m.findings[0].message).toContain(error)
   })
 })
 

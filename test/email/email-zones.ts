@@ -6,6 +6,8 @@ import { generateKeyPairSync } from 'node:crypto'
 
 export const SMTP = { good1: '127.0.25.1', good2: '127.0.25.4', plain: '127.0.25.2', badTls: '127.0.25.3', refuses: '127.0.25.5', dead: '127.0.25.9' } as const
 export const HTTPS_ADDRESS = '127.0.44.1'
+/** Nothing listens here: an MTA-STS host that does not answer. */
+export const HTTPS_DEAD = '127.0.44.9'
 
 /** A DKIM p= value: the SPKI of a fresh RSA key, as TXT strings of at most 200 characters. */
 export function dkimKey(bits: number): string {
@@ -95,3 +97,24 @@ $TTL 300
 
 export const GOOD_POLICY = 'version: STSv1\r\nmode: enforce\r\nmx: *.good.test\r\nmax_age: 604800\r\n'
 export const BROKEN_POLICY = 'version: STSv1\nmode: enforce\nmx: mx.broken.test\nmax_age: 3600\n'
+
+/**
+ * A domain whose MTA-STS setup fails one way: the TXT record as given, mta-sts.<name>
+ * at the given address, mail to mx1.good.test (which works, so the part applies).
+ */
+export function mtaStsZone(name: string, options: { record: string; policyHost: string; extra?: string }): string {
+  return `
+$ORIGIN ${name}.
+$TTL 300
+@   IN SOA ns1 hostmaster ( 1 3600 900 604800 300 )
+@   IN NS  ns1
+ns1 IN A   127.0.25.53
+@   IN MX  10 mx1.good.test.
+_mta-sts IN TXT "${options.record}"
+mta-sts  IN A   ${options.policyHost}
+${options.extra ?? ''}
+`
+}
+
+/** A valid policy covering the MX host of the mtaStsZone domains. */
+export const COVERING_POLICY = 'version: STSv1\nmode: enforce\nmx: mx1.good.test\nmax_age: 604800\n'
