@@ -124,6 +124,7 @@ const EnvSchema = z.object({
   INFRALENS_DNSBL_ZONES: zoneList.default(zoneList.parse(DEFAULT_DNSBL_ZONES)),
   INFRALENS_DOMAIN_BLOCKLIST_ZONES: zoneList.default(zoneList.parse(DEFAULT_DOMAIN_BLOCKLIST_ZONES)),
   INFRALENS_EXTRA_CA_FILE: z.string().min(1).optional(),
+  SSL_CERT_FILE: z.string().min(1).optional(),
   INFRALENS_SMTP_PORT: z.coerce.number().int().min(1).max(65_535).default(25),
   INFRALENS_ALLOW_PRIVATE_TARGETS: booleanFlag.default(false),
   INFRALENS_KEYS_FILE: z.string().min(1).optional(),
@@ -158,6 +159,8 @@ export interface Config {
   /** Domain blocklist zones (/api/security/domain-blocklist). */
   domainBlocklistZones: readonly string[]
   extraCaFile: string | undefined
+  /** The system root bundle (OpenSSL's SSL_CERT_FILE); unset: the distribution's usual path. */
+  systemCaFile: string | undefined
   /** Port of the STARTTLS probe of MX hosts (25 on the internet; another for local MTAs and tests). */
   smtpPort: number
   allowPrivateTargets: boolean
@@ -212,6 +215,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     dnsblZones: e.INFRALENS_DNSBL_ZONES,
     domainBlocklistZones: e.INFRALENS_DOMAIN_BLOCKLIST_ZONES,
     extraCaFile: e.INFRALENS_EXTRA_CA_FILE,
+    systemCaFile: e.SSL_CERT_FILE,
     smtpPort: e.INFRALENS_SMTP_PORT,
     allowPrivateTargets: e.INFRALENS_ALLOW_PRIVATE_TARGETS,
     keysFile: e.INFRALENS_KEYS_FILE,

@@ -48,6 +48,10 @@ export interface HttpRequestOptions {
   method?: 'GET' | 'HEAD' | 'POST'
   headers?: Record<string, string>
   body?: string
+  /** Connect to this address (vetted like any other) instead of resolving the URL's host: for a caller that pinned the host already. */
+  address?: string
+  /** Trusted roots for https instead of the service's: for a caller that judges certificates by its own store. */
+  ca?: string[]
   timeoutMs?: number
   signal?: AbortSignal
   /** Responses larger than this are cut off with an upstream error. */
@@ -207,7 +211,7 @@ export function createGuardedNetwork(options: GuardedNetworkOptions): GuardedNet
     if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new TypeError(`Only http(s) URLs can be fetched, not ${target.protocol}`)
     const upstream = o.upstream ?? target.hostname
     const signal = deadline(o.timeoutMs ?? defaultTimeout, o.signal)
-    const [address] = await resolve(target.hostname, signal)
+    const [address] = await resolve(o.address ?? target.hostname, signal)
     const maxBytes = o.maxBytes ?? 8 * 1024 * 1024
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest
     let release = () => {}
@@ -232,7 +236,7 @@ export function createGuardedNetwork(options: GuardedNetworkOptions): GuardedNet
             if (opts.all) cb(null, [{ address: address!, family } satisfies LookupAddress])
             else cb(null, address!, family)
           }) satisfies LookupFunction,
-          ...(target.protocol === 'https:' && ca ? { ca } : {}),
+          ...(target.protocol === 'https:' && (o.ca ?? ca) ? { ca: o.ca ?? ca } : {}),
           agent: false,
         },
         (res) => {
