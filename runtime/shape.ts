@@ -1,3 +1,4 @@
+import { addressSortKeys } from './address-sort-key.ts'
 import type { Controls } from './controls.ts'
 import type { Pagination } from './envelope.ts'
 import { InputError } from './errors.ts'
@@ -39,15 +40,19 @@ function compareValues(a: Json, b: Json): number {
 
 /** The list sorted by key, or undefined when no item has the key. */
 function sortList(list: readonly Json[], key: readonly string[], order: 'asc' | 'desc'): Json[] | undefined {
-  const keyed = list.map((item, index) => ({ item, index, value: getPath(item, key) }))
+  const keyed: Array<{ item: Json; index: number; value: Json }> = list.map((item, index) => ({ item, index, value: getPath(item, key) }))
   if (keyed.every((k) => k.value === undefined || k.value === null)) return undefined
+  // IPs and prefixes sort by address: decided once per list, compared as precomputed keys.
+  const addresses = addressSortKeys(keyed.map((k) => k.value))
+  if (addresses) for (const k of keyed) k.value = addresses[k.index]
+  const compare = addresses ? (a: Json, b: Json) => ((a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0) : compareValues
   const direction = order === 'asc' ? 1 : -1
   keyed.sort((x, y) => {
     // Items without the key go last in either direction; ties keep input order.
     const xm = x.value === undefined || x.value === null
     const ym = y.value === undefined || y.value === null
     if (xm || ym) return xm === ym ? x.index - y.index : xm ? 1 : -1
-    return compareValues(x.value, y.value) * direction || x.index - y.index
+    return compare(x.value, y.value) * direction || x.index - y.index
   })
   return keyed.map((k) => k.item)
 }

@@ -174,12 +174,24 @@ describe('/api/bgp/asn', () => {
 
   it('sort=prefix, limit and offset page the prefixes (and only them)', async () => {
     const res = await answer('/api/bgp/asn/AS3333?sort=prefix&order=desc&limit=2&offset=1')
-    // natural order: 2001:… sorts after 193.… (2001 > 193), so it leads when descending
+    // address order: IPv6 after IPv4, so 2001:67c:2e8::/48 leads when descending
     expect(res.body.data.prefixes.map((p: { prefix: string }) => p.prefix)).toEqual(['193.0.22.0/23', '193.0.20.0/23'])
     expect(res.body.meta.pagination).toEqual({ total: 7, limit: 2, offset: 1 })
     expect(res.body.data.neighbours.upstream).toHaveLength(3)
     const asc = await data('/api/bgp/asn/3333?sort=prefix&limit=3')
     expect(asc.prefixes.map((p: { prefix: string }) => p.prefix)).toEqual(['193.0.0.0/21', '193.0.10.0/23', '193.0.12.0/23'])
+  })
+
+  it('sort=prefix is address order (family, address, length), not text order', async () => {
+    const prefixes = ['2a00::/12', '10.0.0.0/8', '2001:db8:10::/48', '9.0.0.0/8', '10.0.0.0/16', '2001:db8::/32', '9.255.0.0/16', '2001:db8:a::/48']
+    const timelines = [{ starttime: '2025-06-01T00:00:00', endtime: '2025-06-11T08:00:00' }]
+    w.ripestat.serve('announced-prefixes', 'AS64511', { prefixes: prefixes.map((prefix) => ({ prefix, timelines })), query_starttime: '2025-06-01T00:00:00', query_endtime: '2025-06-11T08:00:00' })
+    const byAddress = ['9.0.0.0/8', '9.255.0.0/16', '10.0.0.0/8', '10.0.0.0/16', '2001:db8::/32', '2001:db8:a::/48', '2001:db8:10::/48', '2a00::/12']
+    const list = async (query: string) => (await data(`/api/bgp/asn/AS64511${query}`)).prefixes.map((p: { prefix: string }) => p.prefix)
+    expect(await list('?sort=prefix')).toEqual(byAddress)
+    expect(await list('?sort=prefix&order=desc')).toEqual([...byAddress].reverse())
+    // paging across the family boundary
+    expect(await list('?sort=prefix&limit=3&offset=3')).toEqual(['10.0.0.0/16', '2001:db8::/32', '2001:db8:a::/48'])
   })
 
   it('an AS that announces nothing: empty list, zero counts', async () => {
