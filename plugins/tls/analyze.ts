@@ -45,7 +45,7 @@ export async function tlsAnalyze(settings: TlsSettings, target: TlsTarget, signa
   const [certs, scan, hsts] = await Promise.all([
     servedCertificates(settings, r, signal),
     scanTarget(settings, r, signal),
-    fetchHsts(settings.network, target, settings.handshakeTimeoutMs, signal),
+    fetchHsts(settings.network, target, { address: r.address, ca: settings.trust.ca, timeoutMs: settings.handshakeTimeoutMs }, signal),
   ])
   const now = new Date()
   const hs = certs.handshake

@@ -27,6 +27,8 @@ export interface ChainAnalysis {
   /** The path ends in a trusted root. */
   anchored: boolean
   anchor_source: AnchorSource | null
+  /** The anchor is one of Mozilla's roots (publicly trusted), not a local or private CA. */
+  anchor_public: boolean
   /** The served certificates the path uses come first, in path order. */
   order_ok: boolean
   /** Served certificates that are not part of the path. */
@@ -76,6 +78,7 @@ export function analyzeChain(served: readonly Buffer[], store: TrustStore): Chai
     complete: false,
     anchored: false,
     anchor_source: null,
+    anchor_public: false,
     order_ok: true,
     unused_positions: [],
     root_served: certs.some((_, i) => i > 0 && selfSigned[i]),
@@ -92,6 +95,7 @@ export function analyzeChain(served: readonly Buffer[], store: TrustStore): Chai
       analysis.complete = true
       analysis.anchored = true
       analysis.anchor_source = source
+      analysis.anchor_public = store.isPublicRoot(current)
       break
     }
     if (currentSelf) {
@@ -112,6 +116,7 @@ export function analyzeChain(served: readonly Buffer[], store: TrustStore): Chai
       analysis.complete = true
       analysis.anchored = true
       analysis.anchor_source = anchor.source
+      analysis.anchor_public = store.isPublicRoot(anchor.cert)
       break
     }
     analysis.missing_issuer = oneLine(current.issuer)

@@ -92,7 +92,8 @@ export function collectFindings(f: Facts): Finding[] {
   if (!leaf.expired && leaf.days_left < 30) {
     add('certificate_expiring', leaf.days_left < 7 ? 'high' : 'medium', `The certificate expires in ${leaf.days_left} days (${leaf.not_after.slice(0, 10)}).`, 'Renew it now; automate renewal so it happens 30 days before expiry.')
   }
-  if (chain.anchor_source === 'system' && leaf.validity_days > 398) {
+  // The CA/Browser Forum limit binds public CAs only; a private or locally added root may issue longer.
+  if (chain.anchor_public && leaf.validity_days > 398) {
     add('validity_too_long', 'medium', `The certificate is valid for ${leaf.validity_days} days; publicly trusted certificates may not exceed 398.`, 'Reissue with a validity of at most 398 days (90 days with ACME is common).')
   }
 

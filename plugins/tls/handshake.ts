@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net'
-import { connect as tlsConnect } from 'node:tls'
-import type { ConnectionOptions, DetailedPeerCertificate, TLSSocket } from 'node:tls'
+import { createSecureContext, connect as tlsConnect } from 'node:tls'
+import type { ConnectionOptions, DetailedPeerCertificate, SecureContext, TLSSocket } from 'node:tls'
 import { UpstreamError } from '../../runtime/errors.ts'
 import { deadline as withDeadline } from './deadline.ts'
 import type { ProtocolName } from './client-hello.ts'
@@ -19,6 +19,20 @@ import { suiteByName } from './cipher-suites.ts'
 // can speak. Anonymous and NULL suites stay out: no real client offers them.
 // SECLEVEL=0 lets OpenSSL 3 speak TLS 1.0/1.1, SHA-1 signatures and small keys.
 const CLIENT_CIPHERS = 'TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_128_GCM_SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305:DHE-RSA-AES128-GCM-SHA256:DHE-RSA-AES256-GCM-SHA384:ALL:!aNULL:!eNULL:@SECLEVEL=0'
+
+// One context per root list, built once: loading ~150 roots into a fresh
+// OpenSSL store costs about 20 ms, more than many handshakes take.
+const NODE_ROOTS: string[] = []
+const contexts = new WeakMap<string[], SecureContext>()
+function contextFor(ca: string[] | undefined): SecureContext {
+  const key = ca ?? NODE_ROOTS
+  let context = contexts.get(key)
+  if (!context) {
+    context = createSecureContext({ ...(ca ? { ca } : {}), ciphers: CLIENT_CIPHERS, minVersion: 'TLSv1', maxVersion: 'TLSv1.3' })
+    contexts.set(key, context)
+  }
+  return context
+}
 
 const PROTOCOL_NAMES: Record<string, ProtocolName> = { SSLv3: 'SSLv3', TLSv1: 'TLSv1.0', 'TLSv1.1': 'TLSv1.1', 'TLSv1.2': 'TLSv1.2', 'TLSv1.3': 'TLSv1.3' }
 
@@ -81,13 +95,11 @@ export async function tlsHandshake(o: HandshakeOptions): Promise<Handshake> {
     const options: ConnectionOptions & { requestOCSP: boolean } = {
       socket: raw,
       ...(o.serverName ? { servername: o.serverName } : {}),
-      ...(o.ca ? { ca: o.ca } : {}),
+      // Roots, suites (SECLEVEL=0) and TLS 1.0-1.3.
+      secureContext: contextFor(o.ca),
       rejectUnauthorized: false,
       // The chain's verdict only: the name is matched by our own rules.
       checkServerIdentity: () => undefined,
-      minVersion: 'TLSv1',
-      maxVersion: 'TLSv1.3',
-      ciphers: CLIENT_CIPHERS,
       ALPNProtocols: ['h2', 'http/1.1'],
       // A TLSSocket option tls.connect passes on (missing from @types/node's ConnectionOptions).
       requestOCSP: true,

@@ -3,9 +3,11 @@ import type { GuardedNetwork } from '../../runtime/net/guarded-network.ts'
 import type { TlsTarget } from './host-param.ts'
 
 // The Strict-Transport-Security header (RFC 6797) of one HTTPS GET to the
-// target, through the guarded network. Browsers only honour HSTS received over
-// a connection without certificate errors, and the guarded request verifies the
-// certificate the same way, so an untrusted host reports the header unchecked.
+// target, through the guarded network, to the address the rest of the analysis
+// used (a second lookup could land on another server of a round-robin name).
+// Browsers only honour HSTS received over a connection without certificate
+// errors; the request verifies the certificate against the analysis's own trust
+// store, so a host the analysis calls untrusted reports the header unchecked.
 
 export interface Hsts {
   checked: boolean
@@ -38,12 +40,20 @@ export function parseHsts(header: string): Pick<Hsts, 'max_age' | 'include_subdo
   return { max_age: maxAge, include_subdomains: includeSubdomains, preload }
 }
 
-export async function fetchHsts(network: GuardedNetwork, target: TlsTarget, timeoutMs: number, signal: AbortSignal): Promise<Hsts> {
+export interface HstsFetch {
+  /** The vetted address the analysis pinned the host to. */
+  address: string
+  /** Trusted roots (undefined: the guarded network's). */
+  ca: string[] | undefined
+  timeoutMs: number
+}
+
+export async function fetchHsts(network: GuardedNetwork, target: TlsTarget, how: HstsFetch, signal: AbortSignal): Promise<Hsts> {
   const host = target.kind === 'ipv6' ? `[${target.host}]` : target.host
   const url = `https://${host}${target.port === 443 ? '' : `:${target.port}`}/`
   const none: Hsts = { checked: false, error: null, status: null, header: null, present: false, max_age: null, include_subdomains: false, preload: false, long_max_age: false }
   try {
-    const res = await network.request(url, { method: 'GET', timeoutMs, signal, maxBytes: 4 * 1024 * 1024, headers: { accept: 'text/html,*/*' } })
+    const res = await network.request(url, { method: 'GET', address: how.address, ...(how.ca ? { ca: how.ca } : {}), timeoutMs: how.timeoutMs, signal, maxBytes: 4 * 1024 * 1024, headers: { accept: 'text/html,*/*' } })
     const raw = res.headers['strict-transport-security']
     const header = Array.isArray(raw) ? (raw[0] ?? null) : (raw ?? null)
     if (!header) return { ...none, checked: true, status: res.status }

@@ -10,7 +10,7 @@ import { tlsCiphers } from './ciphers.ts'
 import { tlsConnection } from './connection.ts'
 import type { TlsSettings } from './target.ts'
 import { PROBE_CONCURRENCY } from './target.ts'
-import { createTrustStore } from './trust-store.ts'
+import { createTrustStore, loadSystemRoots } from './trust-store.ts'
 
 declare module '../../runtime/define-plugin.ts' {
   interface UpstreamRegistry {
@@ -23,10 +23,12 @@ const clamp = (value: number, min: number, max: number) => Math.max(min, Math.mi
 export default definePlugin({
   name: 'tls',
   setup(api) {
-    const { requestTimeoutMs, extraCaFile } = api.config
+    const { requestTimeoutMs, extraCaFile, systemCaFile } = api.config
+    const system = loadSystemRoots(systemCaFile)
+    api.log.debug({ roots: system.pems.length, origin: system.origin }, 'TLS system roots')
     const settings: TlsSettings = {
       network: api.network,
-      trust: createTrustStore(extraCaFile ? readFileSync(extraCaFile, 'utf8') : undefined),
+      trust: createTrustStore({ system, ...(extraCaFile ? { extraPem: readFileSync(extraCaFile, 'utf8') } : {}) }),
       // A handshake gets a third of the request deadline and a hello probe a fifth:
       // a silent host is reported as a 502 naming it, well before the 504.
       handshakeTimeoutMs: clamp(requestTimeoutMs / 3, 300, 10_000),

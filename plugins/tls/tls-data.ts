@@ -188,7 +188,7 @@ export const TlsAnalyzeData = z.object({
     verify_error: z.string().nullable(),
     complete: z.boolean(),
     anchored: z.boolean(),
-    anchor_source: z.enum(['system', 'extra']).nullable().meta({ description: 'system: Node’s bundled roots; extra: INFRALENS_EXTRA_CA_FILE' }),
+    anchor_source: z.enum(['system', 'extra']).nullable().meta({ description: 'system: the operating system’s root bundle (SSL_CERT_FILE, else /etc/ssl/certs/ca-certificates.crt), or Node’s bundled Mozilla roots where there is none; extra: INFRALENS_EXTRA_CA_FILE' }),
     order_ok: z.boolean(),
     served_count: z.number().int(),
     root_served: z.boolean(),

@@ -19,7 +19,7 @@ const DAY = 86_400_000
 const root = issue({ subject: { cn: 'Unit Root', o: 'Unit' }, ca: true, key: keyPair({ type: 'rsa', bits: 2048 }, true) })
 const inter = issue({ subject: { cn: 'Unit Issuing' }, issuer: root, ca: true, pathLength: 0, key: keyPair({ type: 'ec', curve: 'P-384' }) })
 const leaf = issue({ subject: { cn: 'a.unit.test' }, issuer: inter, dns: ['a.unit.test', '*.w.unit.test'], ips: ['192.0.2.7', '2001:db8::7'] })
-const store = createTrustStore(root.pem)
+const store = createTrustStore({ extraPem: root.pem })
 
 const target = (host: string, kind: TlsTarget['kind'] = 'name'): TlsTarget => ({ host, port: 443, kind, label: `${host}:443` })
 
