@@ -117,6 +117,9 @@ const EnvSchema = z.object({
   INFRALENS_PROPAGATION_RESOLVERS: namedAddressList.default(namedAddressList.parse(DEFAULT_PROPAGATION_RESOLVERS)),
   INFRALENS_DNS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   INFRALENS_TRUST_ANCHORS: z.string().min(1).optional(),
+  INFRALENS_ASN_IPV4_CSV: z.string().min(1).optional(),
+  INFRALENS_ASN_IPV6_CSV: z.string().min(1).optional(),
+  INFRALENS_COUNTRY_MMDB: z.string().min(1).optional(),
   INFRALENS_RDAP_BOOTSTRAP_URL: url.default('https://data.iana.org/rdap/'),
   INFRALENS_RIPESTAT_URL: url.default('https://stat.ripe.net'),
   INFRALENS_VRP_URL: z.string().min(1).default('https://console.rpki-client.org/vrps.json'),
@@ -150,6 +153,10 @@ export interface Config {
   propagationResolvers: ServerAddress[]
   dnsTimeoutMs: number
   trustAnchorsFile: string | undefined
+  /** The operator's own offline IP data (ip-location-db "-num" CSVs, a MaxMind-format mmdb); unset: the bundled packages. */
+  asnIpv4Csv: string | undefined
+  asnIpv6Csv: string | undefined
+  countryMmdb: string | undefined
   rdapBootstrapUrl: string
   ripestatUrl: string
   vrpUrl: string
@@ -208,6 +215,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     propagationResolvers: e.INFRALENS_PROPAGATION_RESOLVERS,
     dnsTimeoutMs: e.INFRALENS_DNS_TIMEOUT_MS,
     trustAnchorsFile: e.INFRALENS_TRUST_ANCHORS,
+    asnIpv4Csv: e.INFRALENS_ASN_IPV4_CSV,
+    asnIpv6Csv: e.INFRALENS_ASN_IPV6_CSV,
+    countryMmdb: e.INFRALENS_COUNTRY_MMDB,
     rdapBootstrapUrl: e.INFRALENS_RDAP_BOOTSTRAP_URL,
     ripestatUrl: e.INFRALENS_RIPESTAT_URL,
     vrpUrl: e.INFRALENS_VRP_URL,

@@ -1,10 +1,11 @@
+import { stat } from 'node:fs/promises'
 import type { Logger } from 'pino'
 import type { AsnDatabase } from './asn-db/asn-database.ts'
 import type { CountryDatabase } from './asn-db/country-database.ts'
 import { loadCountryDatabase } from './asn-db/country-database.ts'
 import { loadAsnDatabase } from './asn-db/load-asn-database.ts'
 import type { DataSource, IpDataFiles } from './ip-data-files.ts'
-import { asnDataSource, countryDataSource } from './ip-data-files.ts'
+import { asnDataSource, countryDataSource, operatorAsnDataSource, operatorCountryDataSource } from './ip-data-files.ts'
 
 export interface IpDataSets {
   asn: AsnDatabase
@@ -80,6 +81,13 @@ export class IpDataLoader {
       loadAsnDatabase({ ipv4: this.files.asnIpv4, ipv6: this.files.asnIpv6 }),
       loadCountryDatabase(this.files.countryMmdb),
     ])
-    return { asn, country, sources: { asn: asnDataSource(), country: countryDataSource(country.builtAt) } }
+    const files = this.files
+    let asnSource = asnDataSource()
+    if (files.operatorAsn) {
+      const [v4, v6] = await Promise.all([stat(files.asnIpv4), stat(files.asnIpv6)])
+      asnSource = operatorAsnDataSource(files, v4.mtime > v6.mtime ? v4.mtime : v6.mtime)
+    }
+    const countrySource = files.operatorCountry ? operatorCountryDataSource(country.info) : countryDataSource(country.info)
+    return { asn, country, sources: { asn: asnSource, country: countrySource } }
   }
 }

@@ -11,7 +11,7 @@ import { parseIp } from './ip/parse.ts'
 import { summarize } from './ip/summarize.ts'
 import type { IpDataSets } from './ip-data.ts'
 import { IpDataLoader } from './ip-data.ts'
-import { packagedIpDataFiles } from './ip-data-files.ts'
+import { ipDataFiles } from './ip-data-files.ts'
 import { presentAnalysis, presentPage, presentSummary } from './present-cidr.ts'
 import { presentIp } from './present-ip.ts'
 
@@ -27,7 +27,7 @@ function must<T>(result: IpResult<T>): T {
 export default definePlugin({
   name: 'network',
   setup(api) {
-    const ipData = new IpDataLoader(packagedIpDataFiles(), api.log)
+    const ipData = new IpDataLoader(ipDataFiles(api.config), api.log)
     api.readiness('ip-data', () => ipData.check())
 
     const loaded = async (): Promise<IpDataSets> => {
