@@ -82,6 +82,13 @@ describe('/api/tls/ciphers and sslscan agree on openssl s_server', () => {
           const order = res.body.data.cipher_suites.filter((s: { protocol: string }) => s.protocol === 'TLSv1.2').map((s: { openssl_name: string }) => s.openssl_name)
           expect(order).toEqual(['ECDHE-RSA-AES256-GCM-SHA384', 'ECDHE-RSA-AES128-SHA', 'AES256-SHA', 'CAMELLIA128-SHA'])
         })
+      } else {
+        it('without -serverpref the client order decides: server_preference false, no ranks', async () => {
+          const res = await t.json(`/api/tls/ciphers/${server.target}`)
+          const tls12 = res.body.data.protocols.find((p: { protocol: string }) => p.protocol === 'TLSv1.2')
+          expect(tls12).toMatchObject({ supported: true, server_preference: false })
+          expect(res.body.data.cipher_suites.map((s: { preference: number | null }) => s.preference)).toEqual(expected.map(() => null))
+        })
       }
     })
   }
