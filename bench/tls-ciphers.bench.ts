@@ -1,11 +1,14 @@
 import '../test/support/loopback-only.ts'
+import { spawnSync } from 'node:child_process'
 import { Writable } from 'node:stream'
 import { createApp } from '../runtime/app.ts'
 import { suiteByName } from '../plugins/tls/cipher-suites.ts'
 import type { OpensslServerOptions } from '../test/support/tls-servers.ts'
 import { runSslscan, runTestssl, startOpensslServer, toolAvailable } from '../test/support/tls-servers.ts'
 
-// npx tsx bench/tls-ciphers.bench.ts [--rounds N] [--testssl-rounds N] [--smoke]
+// npm run bench:tls [-- --rounds N] [--testssl-rounds N] [--smoke]
+// (--smoke, part of `npm run bench:smoke`: the first configuration only, 2 rounds
+// of the service and sslscan, 1 of testssl — about 20 s, nearly all testssl)
 //
 // Cipher enumeration time of GET /api/tls/ciphers/{host} (in-process, cache off)
 // against sslscan and testssl.sh -E on the same `openssl s_server`, in the same
@@ -24,6 +27,18 @@ const testsslRounds = arg('--testssl-rounds', smoke ? 1 : 3)
 
 for (const [tool, args] of [['openssl', ['version']], ['sslscan', ['--version']], ['testssl', ['--version']]] as const) {
   if (!toolAvailable(tool, [...args])) throw new Error(`${tool} is needed: apt-get install openssl sslscan testssl.sh (.ci/run does this)`)
+}
+
+/** The version a tool reports about itself (ANSI colours stripped), or "unknown". */
+function versionOf(command: string, args: string[], pattern: RegExp): string {
+  const out = spawnSync(command, args, { encoding: 'utf8', timeout: 30_000 })
+  const text = `${out.stdout ?? ''}${out.stderr ?? ''}`.replace(/\x1b\[[0-9;]*m/g, '')
+  return pattern.exec(text)?.[1] ?? 'unknown'
+}
+const versions = {
+  openssl: versionOf('openssl', ['version'], /OpenSSL (\S+)/),
+  sslscan: versionOf('sslscan', ['--version'], /^\s*(\d+\.\d+\S*)/m),
+  testssl: versionOf('testssl', ['--version'], /testssl(?:\.sh)?\s+(\d\S*)/),
 }
 
 const CONFIGS: Array<[string, OpensslServerOptions]> = [
@@ -63,7 +78,7 @@ const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Mat
 
 let failed = false
 const rows: string[] = []
-for (const [title, options] of CONFIGS) {
+for (const [title, options] of smoke ? CONFIGS.slice(0, 1) : CONFIGS) {
   const server = await startOpensslServer(options)
   try {
     await serviceScan(server.target) // warm-up: JIT, the trust store, the first probes
@@ -107,8 +122,9 @@ for (const [title, options] of CONFIGS) {
 }
 await service.close()
 
-console.log(`\nrounds: service and sslscan ${rounds} each (after one service warm-up), testssl -E ${testsslRounds}; medians (min-max)\n`)
-console.log('| s_server configuration | suites | same suites (service = sslscan = testssl) | service /api/tls/ciphers | sslscan 2.0.7 | testssl 3.0.8 -E | service / sslscan | service / testssl |')
+console.log(`\nNode ${process.version}, OpenSSL ${versions.openssl} (s_server), sslscan ${versions.sslscan}, testssl ${versions.testssl}`)
+console.log(`rounds: service and sslscan ${rounds} each (after one service warm-up), testssl -E ${testsslRounds}; medians (min-max)\n`)
+console.log(`| s_server configuration | suites | same suites (service = sslscan = testssl) | service /api/tls/ciphers | sslscan ${versions.sslscan} | testssl ${versions.testssl} -E | service / sslscan | service / testssl |`)
 console.log('|---|---|---|---|---|---|---|---|')
 for (const row of rows) console.log(row)
 if (failed) {
