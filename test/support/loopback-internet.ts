@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DNSBL_ZONES } from './dnsbl-zones.ts'
+import { serveExampleRdap } from './example-rdap.ts'
 import { startFakeCrtsh } from './fake-crtsh.ts'
 import { RDAP_ZONES, startFakeRdap } from './fake-rdap.ts'
 import { startFakeRipestat } from './fake-ripestat.ts'
@@ -31,6 +32,7 @@ export async function startLoopbackInternet(): Promise<LoopbackInternet> {
     closers.push(() => tls.close())
     const rdap = await startFakeRdap()
     closers.push(() => rdap.close())
+    serveExampleRdap(rdap)
     const ripestat = await startFakeRipestat()
     closers.push(() => ripestat.close())
     const vrp = await startFakeVrp()
