@@ -60,10 +60,13 @@ export function hasJsonAnswer(endpoint: AnyEndpoint): boolean {
   return endpoint.contentType === undefined
 }
 
-/** Descriptors that must carry an `example`: without one, nobody (docs, tests) knows a valid call. */
+/**
+ * Descriptors that must carry an `example`: any that takes input. Without one,
+ * nobody (docs, tests) knows a valid call, and an optional parameter the example
+ * never uses is one the reference never shows working.
+ */
 export function needsExample(endpoint: AnyEndpoint): boolean {
-  const shape = endpoint.params.shape as Record<string, { safeParse(v: unknown): { success: boolean } }>
-  return /(?:^|\/)(?:\*\*)?:/.test(endpoint.path) || Object.values(shape).some((param) => !param.safeParse(undefined).success)
+  return /(?:^|\/)(?:\*\*)?:/.test(endpoint.path) || Object.keys(endpoint.params.shape).length > 0 || endpoint.body !== undefined
 }
 
 /** The request an endpoint's `example` stands for: path params filled in, the rest as query, `body` as the body. */

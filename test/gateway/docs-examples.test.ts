@@ -5,15 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AnyEndpoint } from '../../runtime/define-endpoint.ts'
 import type { ExamplesFile } from '../../plugins/docs/examples.ts'
 import { exampleRequest, loadExamples, needsExample, shapeOf } from '../../plugins/docs/examples.ts'
-import { collectEndpointExamples, documented, startExampleService } from '../../scripts/docs-examples.ts'
+import { collectEndpointExamples, collectErrorExamples, documented, maskVolatile, startExampleService } from '../../scripts/docs-examples.ts'
 
 // The example answers of the API reference (plugins/meta/examples.json) are
 // recorded by `npm run docs:examples`, never written by hand. This suite fails
 // when they no longer are what the service answers: a descriptor without an
 // example, an example input that changed, an endpoint with no recorded answer,
-// or a recorded answer whose shape (keys and types, not values: request ids,
-// times, UUIDs come out different every run) differs from today's answer or
-// from the documented schema.
+// a recorded answer that differs from today's answer in any value except the
+// volatile ones (request ids, times, UUIDs/ULIDs, durations, ages, and the test
+// world's ports, addresses and certificates: maskVolatile), or from the schema.
 
 const STALE = 'plugins/meta/examples.json is stale: run `npm run docs:examples`'
 
@@ -43,16 +43,18 @@ function successSchema(endpoint: AnyEndpoint): object {
 }
 
 describe('descriptor examples', () => {
-  it('every descriptor with a required parameter has an example', () => {
+  it('every descriptor with any parameter has an example', () => {
     const missing = endpoints.filter((e) => needsExample(e) && e.example === undefined).map((e) => `${e.name} (${e.path})`)
     expect(missing, 'add `example: {...}` to these descriptors').toEqual([])
   })
 
-  it('needsExample: path params and required query params or bodies need one; optional params do not', () => {
+  it('needsExample: any parameter (path, query, optional or not) or a body needs one; none does not', () => {
     const byName = (name: string) => endpoints.find((e) => e.name === name)!
     expect(needsExample(byName('dns.a'))).toBe(true)
     expect(needsExample(byName('utilities.hash'))).toBe(true)
-    expect(needsExample(byName('utilities.uuid'))).toBe(false)
+    // only optional query parameters: the reader still needs to see one in use
+    expect(Object.values(byName('utilities.uuid').params.shape).every((p) => (p as { safeParse(v: unknown): { success: boolean } }).safeParse(undefined).success)).toBe(true)
+    expect(needsExample(byName('utilities.uuid'))).toBe(true)
     expect(needsExample(byName('meta.health'))).toBe(false)
     const post = endpoints.find((e) => e.body !== undefined)
     if (post) expect(needsExample(post)).toBe(true)
@@ -95,16 +97,75 @@ describe('recorded example answers (plugins/meta/examples.json)', () => {
     }
   })
 
-  it('have the shape of what the service answers today (over a socket, against the loopback internet)', async () => {
+  it('are what the service answers today, value for value, volatile fields masked (over a socket, against the loopback internet)', async () => {
     const live = await collectEndpointExamples(world.base, endpoints)
     expect(live.failures, 'examples the loopback internet cannot answer').toEqual([])
     const stale: string[] = []
     for (const [name, example] of Object.entries(live.examples)) {
       const recorded = stored.endpoints[name]
-      if (recorded && JSON.stringify(shapeOf(recorded.response)) !== JSON.stringify(shapeOf(example.response))) stale.push(name)
+      if (!recorded) continue
+      const difference = firstDifference(maskVolatile(recorded.response), maskVolatile(example.response))
+      if (difference) stale.push(`${name}: ${difference}`)
     }
     expect(stale, STALE).toEqual([])
   }, 60_000)
+
+  it('the error examples come out the same again: code, status, shape and masked values', async () => {
+    const again = await collectErrorExamples(endpoints)
+    expect(again.failures).toEqual([])
+    expect(Object.keys(again.examples).sort(), STALE).toEqual(Object.keys(stored.errors).sort())
+    for (const [code, example] of Object.entries(again.examples)) {
+      const recorded = stored.errors[code]!
+      expect(example.status, `${code}: ${STALE}`).toBe(recorded.status)
+      expect(example.request, `${code}: ${STALE}`).toEqual(recorded.request)
+      expect(shapeOf(example.response), `${code}: ${STALE}`).toEqual(shapeOf(recorded.response))
+      expect(firstDifference(maskVolatile(recorded.response), maskVolatile(example.response)), `${code}: ${STALE}`).toBeNull()
+    }
+  }, 60_000)
+})
+
+/** Where two JSON values first differ (path: recorded | live), or null. */
+function firstDifference(recorded: unknown, live: unknown, path = ''): string | null {
+  if (typeof recorded === 'object' && recorded !== null && typeof live === 'object' && live !== null && Array.isArray(recorded) === Array.isArray(live)) {
+    if (Array.isArray(recorded) && Array.isArray(live) && recorded.length !== live.length) return `${path || '.'}: ${recorded.length} items | ${live.length} items`
+    for (const key of new Set([...Object.keys(recorded), ...Object.keys(live)])) {
+      const found = firstDifference((recorded as Record<string, unknown>)[key], (live as Record<string, unknown>)[key], `${path}.${key}`)
+      if (found) return found
+    }
+    return null
+  }
+  return JSON.stringify(recorded) === JSON.stringify(live) ? null : `${path || '.'}: ${JSON.stringify(recorded)?.slice(0, 120)} | ${JSON.stringify(live)?.slice(0, 120)}`
+}
+
+describe('maskVolatile', () => {
+  it('hides ids, clocks, durations and the test world\'s ports, addresses and certificates; keeps every other value', () => {
+    const run = (n: number, id: string, port: number, at: string) => ({
+      request_id: id,
+      timestamp: at,
+      data: {
+        uuid: n === 1 ? '01a20d48-59ae-71b9-9df3-9a2dcd2a7a35' : '5cb1c8b8-a9b0-41cd-b0e9-ce1212d9fed2',
+        ulids: [n === 1 ? '01M86MGPCYE655HYSR448H5MEK' : '01M86MQ8FBE57FREK71CVY61C4'],
+        latency_ms: n * 3.4,
+        uptime_seconds: n * 12,
+        age_days: n,
+        resolver: { name: `127.0.0.2:${port}`, address: '127.0.0.2', port },
+        public: { address: '1.1.1.1', port: 53 },
+        url: `http://127.0.0.43:${port}/rdap/domain/example.com`,
+        header: n === 1 ? 'Tue, 24 Nov 2026 11:19:35 GMT' : 'Wed, 25 Nov 2026 08:00:01 GMT',
+        leaf: { fingerprint_sha256: `${n}A:BC`, subject_key_id: `${n}abc`, pem: `-----BEGIN ${n}` },
+        records: [{ address: '192.0.2.10', ttl: 3600 }],
+      },
+    })
+    const a = maskVolatile(run(1, '01M86MGH5K7E1X0K6AXXDN3H00', 40386, '2026-11-24T11:19:29.744Z'))
+    const b = maskVolatile(run(2, '01M86MQ5327BA3V9V6MV7YHKHD', 36408, '2026-11-25T08:00:00Z'))
+    expect(a).toEqual(b)
+    expect(a).toMatchObject({ data: { resolver: { port: '<port>' }, public: { address: '1.1.1.1', port: 53 }, records: [{ address: '192.0.2.10', ttl: 3600 }] } })
+    // a real value change is still seen
+    const changed = run(1, '01M86MGH5K7E1X0K6AXXDN3H00', 40386, '2026-11-24T11:19:29.744Z')
+    changed.data.records[0]!.ttl = 300
+    expect(maskVolatile(changed)).not.toEqual(a)
+    expect(maskVolatile({ ...run(1, 'x', 1, 'y'), status: 'secure' })).not.toEqual(maskVolatile({ ...run(1, 'x', 1, 'y'), status: 'insecure' }))
+  })
 })
 
 describe('shapeOf', () => {
