@@ -212,13 +212,13 @@ describe('GET /api/ip/{ip}', () => {
 
   it.each([
     ['256.1.1.1', 'octet 1 is 256'],
-    ['1.2.3', 'IPv4'],
+    ['1.2.3', 'it has 3 parts; an IPv4 address is exactly four decimal octets like 192.0.2.1 (short forms such as 127.1 are not accepted)'],
     ['01.2.3.4', 'octet 1 "01" has a leading zero'],
-    ['1.2.3.4.5', 'IPv4'],
-    ['0x7f.0.0.1', ''],
-    ['2130706433', ''],
+    ['1.2.3.4.5', 'it has 5 parts; an IPv4 address is exactly four decimal octets'],
+    ['0x7f.0.0.1', 'octet 1 "0x7f" is hexadecimal; only decimal octets are accepted (write it as a number 0-255)'],
+    ['2130706433', 'a bare number is not accepted; write the address as four dotted decimal octets (2130706433 would be 127.0.0.1)'],
     ['example.com', 'it looks like a host name, not an IP address'],
-    ['2001:db8::1::1', ''],
+    ['2001:db8::1::1', '"::" appears more than once; it may stand for only one run of zero groups'],
     ['fe80::1%eth0', 'zone id "%eth0" is not accepted'],
   ])('%s is 400 with a message a person can act on', async (text, reason) => {
     const res = await t.json(`/api/ip/${encodeURIComponent(text)}`)
