@@ -77,7 +77,16 @@ describe('a scan through the service', () => {
       ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-AES256-GCM-SHA384:ECDHE-RSA-AES128-SHA:AES128-SHA:AES256-SHA',
     })
     proxy = await startHoldingProxy(server, 25)
-    t = await startTestApp({ ...pki.env, INFRALENS_ALLOW_PRIVATE_TARGETS: 'true', INFRALENS_RATE_LIMITS: 'anonymous=100000', INFRALENS_CACHE_MAX_ENTRIES: '0', INFRALENS_REQUEST_TIMEOUT_MS: '20000' })
+    t = await startTestApp({
+      ...pki.env,
+      INFRALENS_ALLOW_PRIVATE_TARGETS: 'true',
+      INFRALENS_RATE_LIMITS: 'anonymous=100000',
+      INFRALENS_CACHE_MAX_ENTRIES: '0',
+      INFRALENS_REQUEST_TIMEOUT_MS: '20000',
+      // The guarded network bounds sockets per target too (16 by default); lifted
+      // here so that what is measured is the scan's own pool.
+      INFRALENS_UPSTREAM_CONCURRENCY: '1000',
+    })
   })
   afterAll(async () => {
     await t?.close()
