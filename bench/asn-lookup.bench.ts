@@ -127,6 +127,13 @@ const tasks: Task[] = [
     },
   },
   {
+    name: 'asn-db: lookup(IpAddress) IPv6, API answer object with range text',
+    count: N / 10,
+    run() {
+      for (let i = 0; i < N / 10; i++) sink += db.lookup({ version: 6, value: v6Values[i] as bigint })?.asn ?? 0
+    },
+  },
+  {
     name: 'asn-db: text -> ASN + name (IPv6, parseIp included)',
     count: N / 10,
     run() {
@@ -193,7 +200,9 @@ const report = {
     country_retained: mb(afterCountry.heapUsed - afterAsn.heapUsed + afterCountry.arrayBuffers - afterAsn.arrayBuffers),
   },
   results,
-  goal: { ipv4_lookups_with_name_per_s: 3_000_000 },
+  // Issue 3 asks >= 1M IP -> ASN lookups/s, for IPv4 (the bulk of lookups); 3M is this
+  // engine's own bar for the bare IPv4 lookup with the name. IPv6 rates are reported, not judged.
+  goal: { ipv4_lookups_per_s_issue: 1_000_000, ipv4_lookups_with_name_per_s: 3_000_000 },
   sink: sink > 0,
 }
 console.log(JSON.stringify(report, null, 2))
