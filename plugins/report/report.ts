@@ -1,3 +1,4 @@
+import { getDomain } from 'tldts'
 import type { z } from 'zod'
 import dnssecEndpoint from '../../registry/dns/dnssec.ts'
 import lookupEndpoint from '../../registry/dns/lookup.ts'
@@ -8,10 +9,9 @@ import analyzeEndpoint from '../../registry/tls/analyze.ts'
 import securityHeadersEndpoint from '../../registry/web/security-headers.ts'
 import type { ResolverContext } from '../../runtime/define-plugin.ts'
 import { UpstreamError } from '../../runtime/errors.ts'
-import { organizationalDomain } from '../email/org-domain.ts'
 import type { AreaAnswer, AreaSkip } from './areas/answer.ts'
 import type { DnsLookup } from './areas/dns.ts'
-import { dnsAnswer, hasAddress } from './areas/dns.ts'
+import { addressless, dnsAnswer } from './areas/dns.ts'
 import { dnssecAnswer } from './areas/dnssec.ts'
 import { emailAnswer } from './areas/email.ts'
 import type { RegistrationFacts } from './areas/registration.ts'
@@ -49,7 +49,9 @@ export async function domainReport(domain: string, port: number, ctx: ResolverCo
   const budgetEnd = Date.now() + ctx.config.requestTimeoutMs * BUDGET_SHARE
   const deadlineOf = (area: Area) => Math.min(Date.now() + AREA_DEADLINE_MS[area], budgetEnd)
   const host = port === 443 ? domain : `${domain}:${port}`
-  const registrable = organizationalDomain(domain)
+  // RDAP knows registrations, so the registrable name under the ICANN suffixes:
+  // www.example.com is example.com's, and a github.io site is github.io's.
+  const registrable = getDomain(domain) ?? domain
 
   let lookup: DnsLookup | undefined
   const dns = runArea('dns', ctx, deadlineOf('dns'), async (ask) => {
@@ -59,7 +61,7 @@ export async function domainReport(domain: string, port: number, ctx: ResolverCo
   /** An area that needs the name to exist (and, for servers, to have an address); run when DNS has answered. */
   const after = async (area: Area, needsAddress: boolean, work: (ask: Ask) => Promise<AreaAnswer | AreaSkip>): Promise<AreaResult> => {
     await dns
-    const skip = lookup === undefined ? null : !lookup.exists ? `${domain} does not exist in DNS (${lookup.rcode}).` : needsAddress && !hasAddress(lookup) ? `${domain} has no A or AAAA record: there is no server to check.` : null
+    const skip = lookup === undefined ? null : !lookup.exists ? `${domain} does not exist in DNS (${lookup.rcode}).` : needsAddress && addressless(lookup) ? `${domain} has no A or AAAA record: there is no server to check.` : null
     return runArea(area, ctx, deadlineOf(area), skip === null ? work : async () => ({ skipped: skip }))
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { DnsLookup } from '../../plugins/report/areas/dns.ts'
-import { dnsAnswer, hasAddress } from '../../plugins/report/areas/dns.ts'
+import { addressless, dnsAnswer } from '../../plugins/report/areas/dns.ts'
 import { dnssecAnswer } from '../../plugins/report/areas/dnssec.ts'
 import { registrationAnswer, registrationFacts } from '../../plugins/report/areas/registration.ts'
 import { TLS_GRADE_SCORE } from '../../plugins/report/areas/tls.ts'
@@ -38,8 +38,9 @@ describe('dns area', () => {
   it('no address at all is not "no IPv6"; an address query that failed is not "no address"', () => {
     expect(ids(dnsAnswer(lookup({ ...fine, A: type('nodata'), AAAA: type('nodata') })))).toEqual(['dns.no_address'])
     expect(ids(dnsAnswer(lookup({ ...fine, A: type('error'), AAAA: type('nodata') })))).toEqual(['dns.query_failed'])
-    expect(hasAddress(lookup({ ...fine, A: type('nodata'), AAAA: type('answer', 1) }))).toBe(true)
-    expect(hasAddress(lookup({ ...fine, A: type('nodata'), AAAA: type('nodata') }))).toBe(false)
+    expect(addressless(lookup({ ...fine, A: type('nodata'), AAAA: type('answer', 1) }))).toBe(false)
+    expect(addressless(lookup({ ...fine, A: type('servfail'), AAAA: type('nodata') }))).toBe(false)
+    expect(addressless(lookup({ ...fine, A: type('nodata'), AAAA: type('nodata') }))).toBe(true)
   })
 })
 

@@ -15,9 +15,9 @@ const FAILED = new Set(['servfail', 'error'])
 
 const countOf = (data: DnsLookup, type: string): number => data.types[type]?.count ?? 0
 
-/** The name resolves to at least one address (A or AAAA): there is a server to connect to. */
-export function hasAddress(data: DnsLookup): boolean {
-  return countOf(data, 'A') + countOf(data, 'AAAA') > 0
+/** Both address queries answered, and neither has a record: there is no server to connect to. */
+export function addressless(data: DnsLookup): boolean {
+  return data.types.A?.status === 'nodata' && data.types.AAAA?.status === 'nodata'
 }
 
 export function dnsAnswer(data: DnsLookup): AreaAnswer {
@@ -42,7 +42,7 @@ export function dnsAnswer(data: DnsLookup): AreaAnswer {
   }
   const a = countOf(data, 'A')
   const aaaa = countOf(data, 'AAAA')
-  if (a + aaaa === 0 && !failed.some(([type]) => type === 'A' || type === 'AAAA')) {
+  if (addressless(data)) {
     add('dns.no_address', 'low', `${data.domain} has no A or AAAA record: there is no web site at this name.`, 'Publish A (and AAAA) records if the name should serve a web site.')
   } else if (a > 0 && aaaa === 0 && data.types.AAAA?.status === 'nodata') {
     add('dns.no_ipv6', 'low', `${data.domain} has no AAAA record: clients on IPv6-only networks cannot reach it.`, 'Publish AAAA records for the IPv6 addresses of the servers.')
