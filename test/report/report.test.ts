@@ -211,6 +211,18 @@ describe('cache', () => {
   })
 })
 
+describe('formats', () => {
+  it('format=csv is one row per finding', async () => {
+    const { data } = await report('report-broken.test')
+    const res = await w.t.request(`/api/report/report-broken.test?port=${w.port}&format=csv`)
+    expect(res.status).toBe(200)
+    const lines = (await res.text()).trim().split(/\r?\n/)
+    expect(lines[0]).toBe('area,id,severity,message,fix')
+    expect(lines.length).toBe(1 + data.findings.length)
+    expect(lines[1]).toMatch(/^(email|tls),(spf\.pass_all|hostname_mismatch),critical,/)
+  })
+})
+
 describe('input', () => {
   it('a bad domain or port is a 400 that names the parameter', async () => {
     const bad = await w.t.json('/api/report/not..a..domain')
