@@ -3,7 +3,7 @@
 // test/fixtures/ct (example.com in the current JSON shape, dli.mn.gov in the
 // 2020 shape without common_name and serial_number), `[]` for anything else,
 // and fails on demand: never answering, answering slowly, 5xx, an HTML error
-// page or JSON cut off mid-way, a reset. Every request is logged.
+// page or JSON cut off mid-way, a reset, a slow drip. Every request is logged.
 
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
@@ -29,6 +29,8 @@ export type CrtshFault =
   /** The recorded answer cut off after `bytes`. */
   | { kind: 'truncated'; bytes?: number }
   | { kind: 'reset' }
+  /** The recorded answer, trickled out `bytes` at a time every `intervalMs`. */
+  | { kind: 'drip'; bytes?: number; intervalMs?: number }
 
 export interface CrtshRequest {
   q: string | null
@@ -51,6 +53,7 @@ export interface FakeCrtsh {
 export async function startFakeCrtsh(options: { host?: string } = {}): Promise<FakeCrtsh> {
   const host = options.host ?? '127.0.0.44'
   const sockets = new Set<Socket>()
+  const timers = new Set<NodeJS.Timeout>()
   const log: CrtshRequest[] = []
   const extra = new Map<string, string>()
   let fault: { fault: CrtshFault; left: number } | null = null
@@ -96,6 +99,20 @@ export async function startFakeCrtsh(options: { host?: string } = {}): Promise<F
         res.writeHead(200, { 'content-type': 'application/json' })
         return res.end(body.slice(0, active.bytes ?? Math.floor(body.length / 2)))
       }
+      case 'drip': {
+        const bytes = Buffer.from(recorded(q))
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(bytes.length) })
+        let at = 0
+        const tick = () => {
+          if (res.destroyed) return
+          res.write(bytes.subarray(at, at + (active.bytes ?? 1)))
+          at += active.bytes ?? 1
+          if (at >= bytes.length) return void res.end()
+          const t = setTimeout(tick, active.intervalMs ?? 100)
+          timers.add(t)
+        }
+        return tick()
+      }
       default:
         return answer(res, q)
     }
@@ -119,6 +136,7 @@ export async function startFakeCrtsh(options: { host?: string } = {}): Promise<F
       extra.set(q.toLowerCase(), typeof body === 'string' ? body : JSON.stringify(body))
     },
     async close() {
+      for (const t of timers) clearTimeout(t)
       for (const socket of sockets) socket.destroy()
       await new Promise<void>((resolve) => server.close(() => resolve()))
     },

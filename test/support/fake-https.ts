@@ -14,6 +14,13 @@ export interface FakeResponse {
   status?: number
   headers?: Record<string, string>
   body: string
+  /**
+   * Fail on purpose: `hang` never answers, `reset` drops the connection,
+   * `garbage` answers with bytes that are not HTTP, `drip` sends the status and
+   * headers and then the body a byte every `dripMs` (default 100).
+   */
+  fault?: 'hang' | 'reset' | 'garbage' | 'drip'
+  dripMs?: number
 }
 
 export interface FakeHttps {
@@ -34,6 +41,7 @@ export async function startFakeHttps(options: {
   const [first] = Object.values(options.certificates)
   if (!first) throw new Error('fake HTTPS needs at least one certificate')
   const requests: FakeHttps['requests'] = []
+  const timers = new Set<NodeJS.Timeout>()
   const server: Server = createServer({ key: first.key, cert: first.cert, SNICallback: (name, cb) => cb(null, contexts.get(name) ?? contexts.values().next().value) }, (req, res) => {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '')
     const path = (req.url ?? '/').split('?')[0]!
@@ -42,6 +50,26 @@ export async function startFakeHttps(options: {
     if (!route) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found')
       return
+    }
+    switch (route.fault) {
+      case 'hang':
+        return
+      case 'reset':
+        // Node can send an RST only on a plain TCP handle; under TLS the connection is just dropped.
+        return void req.socket.destroy()
+      case 'garbage':
+        return void req.socket.end(Buffer.from('\u0000\u00ffTHIS IS NOT HTTP\r\n\r\n', 'latin1'))
+      case 'drip': {
+        res.writeHead(route.status ?? 200, route.headers ?? { 'content-type': 'text/plain' })
+        let at = 0
+        const tick = () => {
+          if (res.destroyed || at >= route.body.length) return void (res.destroyed || res.end())
+          res.write(route.body.slice(at, ++at))
+          const t = setTimeout(tick, route.dripMs ?? 100)
+          timers.add(t)
+        }
+        return tick()
+      }
     }
     res.writeHead(route.status ?? 200, route.headers ?? { 'content-type': 'text/plain' }).end(route.body)
   })
@@ -55,6 +83,7 @@ export async function startFakeHttps(options: {
     port,
     requests,
     async close() {
+      for (const t of timers) clearTimeout(t)
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
     },

@@ -6,7 +6,7 @@
 // so are the registrar ("related") links inside answers. Registries answer like
 // the real ones: by range for IPs and ASNs, 301 to the registry that holds an
 // address they do not (RFC 7480 §5.2), RDAP error bodies with 404. Faults on
-// demand (429, 5xx, black hole, garbage, reset, redirect), and a log of requests.
+// demand (429, 5xx, black hole, garbage, reset, redirect, slow drip), and a log of requests.
 
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
@@ -29,6 +29,8 @@ export type RdapFault =
   /** Destroy the connection without an answer. */
   | { kind: 'reset' }
   | { kind: 'redirect'; location: string; status?: number }
+  /** The real answer, trickled out `bytes` at a time every `intervalMs`. */
+  | { kind: 'drip'; bytes?: number; intervalMs?: number }
 
 export interface FaultRule {
   fault: RdapFault
@@ -113,6 +115,7 @@ function rewriteRelated(doc: Json, rewrite: (url: string) => string): Json {
 export async function startFakeRdap(options: { host?: string } = {}): Promise<FakeRdap> {
   const host = options.host ?? '127.0.0.43'
   const sockets = new Set<Socket>()
+  const timers = new Set<NodeJS.Timeout>()
   const log: RdapLogEntry[] = []
   const extra = new Map<string, { status: number; contentType: string; headers: Record<string, string>; body: string }>()
   const bootstrapOverride = new Map<BootstrapFile, string>()
@@ -188,6 +191,17 @@ export async function startFakeRdap(options: { host?: string } = {}): Promise<Fa
     res.end(body)
   }
 
+  /** What the server would answer without a fault. */
+  function normal(path: string): { status: number; body: string; contentType: string; headers: Record<string, string> } {
+    const served = extra.get(path.toLowerCase())
+    if (served) return served
+    const file = /^\/bootstrap\/(dns|ipv4|ipv6|asn)\.json$/.exec(path)
+    if (file) return { status: 200, body: bootstrap(file[1] as BootstrapFile), contentType: 'application/json', headers: {} }
+    const answer = recorded(path)!
+    if (answer.location) return { status: answer.status, body: '', contentType: 'text/plain', headers: { location: answer.location } }
+    return { status: answer.status, body: JSON.stringify(answer.body), contentType: 'application/rdap+json', headers: {} }
+  }
+
   function handle(req: IncomingMessage, res: ServerResponse) {
     const path = new URL(req.url ?? '/', 'http://fake').pathname
     const fault = faultFor(path)
@@ -211,15 +225,25 @@ export async function startFakeRdap(options: { host?: string } = {}): Promise<Fa
             'application/rdap+json',
             fault.retryAfter ? { 'retry-after': fault.retryAfter } : {},
           )
+        case 'drip': {
+          const answer = normal(path)
+          const bytes = Buffer.from(answer.body)
+          res.writeHead(answer.status, { 'content-type': answer.contentType, 'content-length': String(bytes.length), ...answer.headers })
+          let at = 0
+          const tick = () => {
+            if (res.destroyed) return
+            res.write(bytes.subarray(at, at + (fault.bytes ?? 1)))
+            at += fault.bytes ?? 1
+            if (at >= bytes.length) return void res.end()
+            const t = setTimeout(tick, fault.intervalMs ?? 100)
+            timers.add(t)
+          }
+          return tick()
+        }
       }
     }
-    const served = extra.get(path.toLowerCase())
-    if (served) return send(res, served.status, served.body, served.contentType, served.headers)
-    const file = /^\/bootstrap\/(dns|ipv4|ipv6|asn)\.json$/.exec(path)
-    if (file) return send(res, 200, bootstrap(file[1] as BootstrapFile), 'application/json')
-    const answer = recorded(path)!
-    if (answer.location) return send(res, answer.status, '', 'text/plain', { location: answer.location })
-    send(res, answer.status, JSON.stringify(answer.body), 'application/rdap+json')
+    const answer = normal(path)
+    send(res, answer.status, answer.body, answer.contentType, answer.headers)
   }
 
   const server = createServer(handle)
@@ -254,6 +278,7 @@ export async function startFakeRdap(options: { host?: string } = {}): Promise<Fa
     },
     urlOf,
     async close() {
+      for (const t of timers) clearTimeout(t)
       for (const socket of sockets) socket.destroy()
       await new Promise<void>((resolve) => server.close(() => resolve()))
     },

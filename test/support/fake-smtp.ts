@@ -4,8 +4,9 @@ import type { KeyAndCert } from './certs.ts'
 
 // Mail servers of the loopback internet: one port, several 127.x addresses, each
 // address its own host (name, STARTTLS or not, certificate). They speak enough
-// ESMTP for a probe — greeting, EHLO, STARTTLS (RFC 3207), NOOP, QUIT — and log
-// every session, so tests can see what the service really did on the wire.
+// ESMTP for a probe — greeting, EHLO, STARTTLS (RFC 3207), NOOP, QUIT — or fail
+// on purpose (the fault matrix), and log every session, so tests can see what
+// the service really did on the wire.
 
 export interface FakeSmtpHost {
   address: string
@@ -14,6 +15,14 @@ export interface FakeSmtpHost {
   tls?: KeyAndCert
   /** Announce STARTTLS but answer it with 454 (a broken TLS setup). */
   refuseStarttls?: boolean
+  /**
+   * Fail on purpose, from the first byte: `hang` accepts and never greets,
+   * `reset` drops the connection (RST), `garbage` greets with bytes that are not
+   * SMTP, `drip` sends the greeting a byte every `dripMs` (default 100), `reject`
+   * greets with 554 (RFC 5321 §3.1: no service here) and closes.
+   */
+  fault?: 'hang' | 'reset' | 'garbage' | 'drip' | 'reject'
+  dripMs?: number
 }
 
 export interface SmtpSession {
@@ -27,6 +36,37 @@ export interface FakeSmtp {
   port: number
   sessions: SmtpSession[]
   close(): Promise<void>
+}
+
+/** true: the host's fault took the session over. */
+function misbehave(socket: net.Socket, host: FakeSmtpHost, timers: Set<NodeJS.Timeout>): boolean {
+  switch (host.fault) {
+    case undefined:
+      return false
+    case 'hang':
+      return true
+    case 'reset':
+      socket.resetAndDestroy()
+      return true
+    case 'garbage':
+      socket.end(Buffer.from('\u0000\u00ff\u0016\u0003\u0001 not smtp at all\r\n', 'latin1'))
+      return true
+    case 'reject':
+      socket.end(`554 5.3.2 ${host.hostname} no SMTP service here\r\n`)
+      return true
+    case 'drip': {
+      const greeting = Buffer.from(`220 ${host.hostname} ESMTP infralens-fake\r\n`)
+      let at = 0
+      const tick = () => {
+        if (socket.destroyed || at >= greeting.length) return
+        socket.write(greeting.subarray(at, ++at))
+        const t = setTimeout(tick, host.dripMs ?? 100)
+        timers.add(t)
+      }
+      tick()
+      return true
+    }
+  }
 }
 
 function serve(socket: net.Socket, host: FakeSmtpHost, session: SmtpSession): void {
@@ -90,6 +130,7 @@ async function listen(server: net.Server, address: string, port: number): Promis
 /** All hosts on one port (the probe's INFRALENS_SMTP_PORT), each on its own loopback address. */
 export async function startFakeSmtp(hosts: FakeSmtpHost[]): Promise<FakeSmtp> {
   const sessions: SmtpSession[] = []
+  const timers = new Set<NodeJS.Timeout>()
   for (let attempt = 0; attempt < 20; attempt++) {
     const servers: net.Server[] = []
     const sockets = new Set<net.Socket>()
@@ -101,7 +142,8 @@ export async function startFakeSmtp(hosts: FakeSmtpHost[]): Promise<FakeSmtp> {
           socket.on('close', () => sockets.delete(socket))
           const session: SmtpSession = { address: host.address, commands: [], tls: false, protocol: null }
           sessions.push(session)
-          serve(socket, host, session)
+          socket.on('error', () => {})
+          if (!misbehave(socket, host, timers)) serve(socket, host, session)
         })
         servers.push(server)
         port = await listen(server, host.address, port)
@@ -110,6 +152,7 @@ export async function startFakeSmtp(hosts: FakeSmtpHost[]): Promise<FakeSmtp> {
         port,
         sessions,
         async close() {
+          for (const t of timers) clearTimeout(t)
           for (const s of sockets) s.destroy()
           await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))))
         },

@@ -1,10 +1,10 @@
 import { createServer as createHttpServer } from 'node:http'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
-import { createSecureServer } from 'node:http2'
+import { constants as http2Constants, createSecureServer } from 'node:http2'
 import type { Http2SecureServer, Http2ServerRequest, Http2ServerResponse } from 'node:http2'
 import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo, Socket } from 'node:net'
-import { createSecureContext } from 'node:tls'
+import { TLSSocket, createSecureContext } from 'node:tls'
 import type { TestCa } from './certs.ts'
 import { createTestCa } from './certs.ts'
 
@@ -13,7 +13,8 @@ import { createTestCa } from './certs.ts'
 // test fills in (crafted headers, redirects, loops, huge bodies). The https server
 // speaks HTTP/2 and HTTP/1.1 (ALPN) unless told HTTP/1.1 only; certificates come
 // from a throw-away CA (test/support/certs.ts) the app trusts through
-// INFRALENS_EXTRA_CA_FILE. Every accepted connection and request is logged, so a
+// INFRALENS_EXTRA_CA_FILE. Routes can also hang, reset, answer garbage or drip
+// (the fault matrix). Every accepted connection and request is logged, so a
 // test can prove a connection was never made.
 
 export interface WebRoute {
@@ -25,6 +26,15 @@ export interface WebRoute {
   bodyBytes?: number
   /** Accept the request and never answer. */
   hang?: boolean
+  /**
+   * Fail on purpose: `reset` drops the connection (an RST on plain TCP; on
+   * HTTP/2 the stream is reset), `garbage` answers with bytes that are not HTTP
+   * (HTTP/2 cannot carry raw bytes: there the session is torn down with a
+   * PROTOCOL_ERROR GOAWAY), `drip` sends the
+   * status and headers at once and then the body a byte every `dripMs` (default 100).
+   */
+  fault?: 'reset' | 'garbage' | 'drip'
+  dripMs?: number
 }
 
 export interface WebRequestLog {
@@ -92,6 +102,39 @@ export async function startFakeWeb(options: FakeWebOptions): Promise<FakeWeb> {
   const requests: WebRequestLog[] = []
   const bigBodies: BigBodyLog[] = []
   const sockets = new Set<Socket>()
+  const timers = new Set<NodeJS.Timeout>()
+
+  const GARBAGE = Buffer.from('\u0000\u00ffTHIS IS NOT HTTP\r\n\u0016\u0003\u0001 \r\n\r\n', 'latin1')
+
+  function misbehave(route: WebRoute, req: AnyRequest, res: AnyResponse): void {
+    const h2 = 'stream' in res
+    if (route.fault === 'reset') {
+      const socket = (req as IncomingMessage).socket
+      if (h2) (res as Http2ServerResponse).stream.close(http2Constants.NGHTTP2_INTERNAL_ERROR)
+      // Node can send an RST only on a plain TCP handle; under TLS the connection is just dropped.
+      else if (socket instanceof TLSSocket) socket.destroy()
+      else socket.resetAndDestroy()
+      return
+    }
+    if (route.fault === 'garbage') {
+      const session = h2 ? (res as Http2ServerResponse).stream.session : undefined
+      if (session) {
+        session.goaway(http2Constants.NGHTTP2_PROTOCOL_ERROR)
+        session.destroy()
+      } else if (!h2) (req as IncomingMessage).socket.end(GARBAGE)
+      return
+    }
+    res.writeHead(route.status ?? 200, { 'content-type': 'text/html', ...(route.headers ?? {}) })
+    const body = Buffer.from(typeof route.body === 'string' ? route.body : (route.body ?? '<!doctype html><p>'.padEnd(4096, '.')))
+    let at = 0
+    const tick = () => {
+      if (res.destroyed || at >= body.length) return void (res.destroyed || res.end())
+      ;(res as ServerResponse).write(body.subarray(at, ++at))
+      const t = setTimeout(tick, route.dripMs ?? 100)
+      timers.add(t)
+    }
+    tick()
+  }
 
   function handle(scheme: 'http' | 'https', req: AnyRequest, res: AnyResponse) {
     const host = String(req.headers.host ?? req.headers[':authority'] ?? '').replace(/:\d+$/, '')
@@ -104,6 +147,7 @@ export async function startFakeWeb(options: FakeWebOptions): Promise<FakeWeb> {
       return
     }
     if (route.hang) return
+    if (route.fault) return misbehave(route, req, res)
     for (const [name, value] of Object.entries(route.headers ?? {})) res.setHeader(name, value)
     res.statusCode = route.status ?? 200
     if (route.bodyBytes === undefined) {
@@ -174,6 +218,7 @@ export async function startFakeWeb(options: FakeWebOptions): Promise<FakeWeb> {
     bigBodies,
     route: (key, route) => void routes.set(key, route),
     async close() {
+      for (const t of timers) clearTimeout(t)
       for (const s of sockets) s.destroy()
       await Promise.all([new Promise<void>((r) => http.close(() => r())), new Promise<void>((r) => https.close(() => r()))])
       if (!options.ca) ca.close()
