@@ -15,6 +15,13 @@ import { ipDataFiles } from './ip-data-files.ts'
 import { presentAnalysis, presentPage, presentSummary } from './present-cidr.ts'
 import { presentIp } from './present-ip.ts'
 
+declare module '../../runtime/define-plugin.ts' {
+  interface UpstreamRegistry {
+    /** The offline ASN/country data, loaded once and shared (plugins/routing's intelligence reads it too). */
+    ipData: IpDataLoader
+  }
+}
+
 /** DESIGN.md "Bounds": cidr/summarize takes up to 100,000 entries. */
 export const SUMMARIZE_MAX_ENTRIES = 100_000
 
@@ -29,6 +36,7 @@ export default definePlugin({
   setup(api) {
     const ipData = new IpDataLoader(ipDataFiles(api.config), api.log)
     api.readiness('ip-data', () => ipData.check())
+    api.upstream('ipData', ipData)
 
     const loaded = async (): Promise<IpDataSets> => {
       try {

@@ -1,16 +1,18 @@
-import type { Logger } from 'pino'
 import { embeddedIpv4 } from '../network/ip/embedded-ipv4.ts'
 import { formatIp } from '../network/ip/format.ts'
 import type { IpAddress } from '../network/ip/ip-types.ts'
 import { parseIp } from '../network/ip/parse.ts'
-import { IpDataLoader } from '../network/ip-data.ts'
-import { packagedIpDataFiles } from '../network/ip-data-files.ts'
+import type { IpDataSets } from '../network/ip-data.ts'
 
-// The hook to the bundled offline IP -> ASN / country data of plugins/network
-// (asn-db, ip-location-db). The network plugin keeps its loader to itself, so
-// this is a second loader over the same files, loaded on the first intelligence
-// question (~0.4 s, ~15 MB). When plugins/network exposes its loader (e.g. as an
-// upstream), this file is the one place to switch to it.
+// The offline IP -> ASN / country data of plugins/network (asn-db,
+// ip-location-db, or the operator's own files), read through the network
+// plugin's loader, which it shares as the `ipData` upstream: one copy in memory
+// (a second loader cost ~60 MB of RSS), one configuration, loaded on first use.
+
+/** The network plugin's loader (IpDataLoader): the data sets, loading them on first use. */
+export interface IpDataSource {
+  get(): Promise<IpDataSets>
+}
 
 export interface LocalIpFacts {
   asn: { number: number; name: string; range: { start: string; end: string }; source: string } | null
@@ -29,12 +31,10 @@ function target(address: IpAddress): IpAddress {
   return v4.ok ? v4.value : address
 }
 
-export function createLocalIpData(log: Logger): LocalIpData {
-  let loader: IpDataLoader | null = null
+export function createLocalIpData(source: IpDataSource): LocalIpData {
   return {
     async lookup(address) {
-      loader ??= new IpDataLoader(packagedIpDataFiles(), log)
-      const data = await loader.get()
+      const data = await source.get()
       const t = target(address)
       const match = data.asn.lookup(t)
       const code = data.country.lookup(formatIp(t))

@@ -1,4 +1,5 @@
 import { definePlugin } from '../../runtime/define-plugin.ts'
+import type { ResolverContext } from '../../runtime/define-plugin.ts'
 import asn from '../../registry/network/asn.ts'
 import bgpAsnEndpoint from '../../registry/network/bgp-asn.ts'
 import bgpPrefixEndpoint from '../../registry/network/bgp-prefix.ts'
@@ -8,6 +9,7 @@ import { asnAnswer } from './asn-answer.ts'
 import { bgpAsn } from './bgp-asn.ts'
 import { bgpPrefix } from './bgp-prefix.ts'
 import { intelligence } from './intelligence.ts'
+import type { LocalIpData } from './local-ip-data.ts'
 import { createLocalIpData } from './local-ip-data.ts'
 import type { RipestatClient } from './ripestat/ripestat-client.ts'
 import { createRipestatClient } from './ripestat/ripestat-client.ts'
@@ -41,6 +43,8 @@ const DEGRADED_TTL_S = 60
 
 export default definePlugin({
   name: 'routing',
+  // The network plugin provides the offline ASN/country data (the `ipData` upstream).
+  dependencies: ['network'],
   setup(api) {
     const ripestat = createRipestatClient({
       network: api.network,
@@ -55,7 +59,14 @@ export default definePlugin({
     api.onClose(() => vrps.close())
     vrps.start()
 
-    const local = createLocalIpData(api.log)
+    // Upstreams are complete once every plugin is set up: take the shared IP data at the first request.
+    let local: LocalIpData | null = null
+    const localIpData = (ctx: ResolverContext): LocalIpData => {
+      if (local) return local
+      const ipData = ctx.upstreams.ipData
+      if (!ipData) throw new Error('the network plugin (ipData upstream) is not installed')
+      return (local = createLocalIpData(ipData))
+    }
 
     api.resolve(asn, ({ asn: number }, ctx) => {
       const rdap = ctx.upstreams.rdap
@@ -66,7 +77,7 @@ export default definePlugin({
     api.resolve(bgpAsnEndpoint, ({ asn: number }, ctx) => bgpAsn(ripestat, number, ctx.signal))
     api.resolve(rpki, ({ prefix, asn: origin }, ctx) => rpkiAnswer({ ripestat, vrps }, prefix, origin, ctx.signal))
     api.resolve(intelligenceEndpoint, ({ ip }, ctx) =>
-      intelligence({ ripestat, vrps, dns: api.dns, local, partTimeoutMs: partTimeoutMs(api.config.requestTimeoutMs) }, ip, ctx.signal, () =>
+      intelligence({ ripestat, vrps, dns: api.dns, local: localIpData(ctx), partTimeoutMs: partTimeoutMs(api.config.requestTimeoutMs) }, ip, ctx.signal, () =>
         ctx.lowerTtl(DEGRADED_TTL_S),
       ),
     )

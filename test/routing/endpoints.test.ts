@@ -290,6 +290,16 @@ describe('/api/network/intelligence', () => {
     })
   })
 
+  it('the ASN/country part reads the network plugin\'s data: one load in the process, the same answer as /api/ip', async () => {
+    const d = await data('/api/network/intelligence/1.1.1.1')
+    const ip = await w.app.json('/api/ip/1.1.1.1')
+    expect(ip.status).toBe(200)
+    expect(d.asn.number).toBe(ip.body.data.asn.number)
+    expect(d.country.code).toBe(ip.body.data.country.code)
+    // /api/ready (the readiness polls) started the network plugin's load; the intelligence calls reused it
+    expect(w.app.logs.filter((l) => l.msg === 'IP data loaded')).toHaveLength(1)
+  })
+
   it('the recorded network-info (140.78.90.50): route and origin; RPKI not-found; a PTR the DNS cannot answer is an error of its own', async () => {
     const d = await data('/api/network/intelligence/140.78.90.50')
     expect(d.bgp).toEqual({ prefix: '140.78.0.0/16', origins: [1205], multi_origin: false, messages: [] })
