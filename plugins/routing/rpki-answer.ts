@@ -6,7 +6,8 @@ import { messagesOf } from './messages.ts'
 import { contains, sameBlock } from './ripestat/clean.ts'
 import { readPrefixOverview } from './ripestat/data-calls.ts'
 import type { RipestatClient } from './ripestat/ripestat-client.ts'
-import type { OriginValidation } from './rpki/vrp-index.ts'
+import type { OriginValidation, Route, Vrp } from './rpki/vrp-index.ts'
+import { parseRoute } from './rpki/vrp-index.ts'
 import type { LoadedVrps, VrpStore } from './rpki/vrp-store.ts'
 import type { OriginValidationData, RpkiData } from './routing-data.ts'
 import { vrpSetInfo } from './vrp-set-info.ts'
@@ -33,10 +34,9 @@ function describe(v: OriginValidation, prefix: string, asn: number): string {
   return `No VRP covering ${prefix} names AS${asn}; the covering VRPs name ${others.join(', ')}${others.includes('AS0') ? ' (AS0: the holder says it must not be routed)' : ''}.`
 }
 
-/** One origin's RFC 6811 verdict, as the API reports it. */
-export function originVerdict(set: LoadedVrps, prefix: string, asn: number, source: 'query' | 'bgp'): z.input<typeof OriginValidationData> {
-  const v = set.index.explain(prefix, asn)
-  if (v === null) throw new Error(`${prefix} is not a prefix the validator reads`)
+/** One origin's RFC 6811 verdict, as the API reports it; `covering` is the route's covering VRPs, found once per answer. */
+export function originVerdict(set: LoadedVrps, route: Route, covering: readonly Vrp[], prefix: string, asn: number, source: 'query' | 'bgp'): z.input<typeof OriginValidationData> {
+  const v = set.index.explainRoute(route, asn, covering)
   return { asn, state: v.state, reason: v.reason, description: describe(v, prefix, asn), source, matched: v.matched, unmatched_as: v.unmatched_as, unmatched_length: v.unmatched_length }
 }
 
@@ -66,11 +66,15 @@ export async function rpkiAnswer(deps: RpkiDeps, prefixText: string, asn: number
     origins = seen.map((a) => ({ asn: a, source: 'bgp' as const }))
     bgp = { announced: exact, origins: seen, covering_route: covering, messages: messagesOf([{ answer, dropped: overview.dropped }]) }
   }
+  // The prefix is read into numbers once; the covering VRPs are found once for every origin.
+  const route = parseRoute(prefix)
+  if (route === null) throw new Error(`${prefix} is not a prefix the validator reads`)
+  const covering = set.index.coveringRoute(route)
   return {
     prefix,
     version: cidr.version,
-    origins: origins.map((o) => originVerdict(set, prefix, o.asn, o.source)),
-    covering_vrps: set.index.covering(prefix) ?? [],
+    origins: origins.map((o) => originVerdict(set, route, covering, prefix, o.asn, o.source)),
+    covering_vrps: covering,
     bgp,
     vrp_set: vrpSetInfo(deps.vrps, set),
   }

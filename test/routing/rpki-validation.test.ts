@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { formatCidr } from '../../plugins/network/ip/format.ts'
 import { parseCidr } from '../../plugins/network/ip/parse-cidr.ts'
 import type { Vrp } from '../../plugins/routing/rpki/vrp-index.ts'
-import { BAD_ROUTE, INVALID_AS, INVALID_LENGTH, NOT_FOUND, VALID, VrpIndex } from '../../plugins/routing/rpki/vrp-index.ts'
+import { BAD_ROUTE, INVALID_AS, INVALID_LENGTH, NOT_FOUND, VALID, VrpIndex, parseRoute } from '../../plugins/routing/rpki/vrp-index.ts'
 import { parseVrpJson } from '../../plugins/routing/rpki/vrp-json.ts'
 
 // RFC 6811 origin validation over the VRP prefix tree: the cases of the RFC as a
@@ -80,6 +80,21 @@ describe('RFC 6811 table', () => {
     expect(ix.validate('192.0.2.77/24', 64496)).toBe(VALID)
     expect(ix.validate('2001:db8:1::1/48', 64502)).toBe(VALID)
     for (const bad of ['192.0.2.0', '192.0.2.0/33', '192.0.02.0/24', '2001:db8::/129', 'x/8', '/8', '192.0.2.0/024']) expect(ix.validate(bad, 1), bad).toBe(BAD_ROUTE)
+  })
+
+  it('a route read once (parseRoute) gives the same verdicts and explanations, the covering list shared by every origin', () => {
+    for (const text of ['203.0.113.128/25', '198.51.101.0/24', '100.64.1.0/24', '2001:db8:1::/48', '2001:db9::/32', '10.0.0.0/8']) {
+      const route = parseRoute(text)!
+      const covering = ix.coveringRoute(route)
+      expect(covering).toEqual(ix.covering(text))
+      for (const origin of [0, 64496, 64497, 64498, 64499, 64500, 64501, 64502]) {
+        expect(ix.verdict(route, origin), `${text} AS${origin}`).toBe(ix.validate(text, origin))
+        expect(ix.explainRoute(route, origin, covering), `${text} AS${origin}`).toEqual(ix.explain(text, origin))
+      }
+    }
+    expect(parseRoute('192.0.2.77/24')).toEqual({ family: 4, len: 24, w0: 0xc0000200 | 0, w1: 0, w2: 0, w3: 0 })
+    expect(parseRoute('2001:db8:ffff:1::1/33')).toEqual({ family: 6, len: 33, w0: 0x20010db8, w1: 0x80000000 | 0, w2: 0, w3: 0 })
+    for (const bad of ['192.0.2.0', '192.0.2.0/33', '2001:db8::/129', 'x/8']) expect(parseRoute(bad), bad).toBeNull()
   })
 
   it('covering lists every covering VRP once, most specific first', () => {

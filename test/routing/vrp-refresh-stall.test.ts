@@ -27,7 +27,7 @@ describe('refreshing a large export', () => {
   it('keeps serving: timers and validations run throughout, stalls far shorter than the refresh', async () => {
     const small = Buffer.from(JSON.stringify({ metadata: {}, roas: [{ asn: 64500, prefix: '192.0.2.0/24', maxLength: 24 }] }))
     const big = bigExport(300_000)
-    let body = small
+    let body: Buffer = small
     const source: VrpSource = { location: 'memory:', kind: 'file', fetch: async () => ({ changed: true, body, validators: { etag: null, lastModified: null } }) }
     const store = new VrpStore({ source, log: pino({ level: 'silent' }), refreshMs: 3_600_000 })
     try {

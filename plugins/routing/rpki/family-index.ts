@@ -59,23 +59,6 @@ export const ASN = 2
 export const MORE = 1 << 24
 
 export const lenOf = (ix: FamilyIndex, i: number): number => (ix.node[i * ix.stride + ix.words + META] as number) & 255
-/** The covering node, or -1. */
-export const parentOf = (ix: FamilyIndex, i: number): number => (ix.node[i * ix.stride + ix.words + PARENT] as number) - 1
-
-/** Node i's VRPs as [asn, maxLength, trust anchor index] triples (the explaining path, not the hot one). */
-export function vrpsOf(ix: FamilyIndex, i: number): Array<[number, number, number]> {
-  const base = i * ix.stride + ix.words
-  const meta = ix.node[base + META] as number
-  const out: Array<[number, number, number]> = [[ix.node[base + ASN] as number, (meta >>> 8) & 255, (meta >>> 16) & 255]]
-  if (meta & MORE) {
-    for (let k = ix.extraFirst[i] as number; k < (ix.extraFirst[i + 1] as number); k++) {
-      const v = ix.extra[k * 2 + 1] as number
-      out.push([ix.extra[k * 2] as number, v & 255, v >>> 8])
-    }
-  }
-  return out
-}
-
 function sameWords(w: Uint32Array, words: number, i: number, j: number): boolean {
   for (let k = 0; k < words; k++) if (w[i * words + k] !== w[j * words + k]) return false
   return true

@@ -1,6 +1,6 @@
 import type { FamilyIndex } from './family-index.ts'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { ASN, META, MORE, PARENT, buildFamilyIndex, buildSteps, deepestCovering, deepestCovering4, lenOf, parentOf, vrpsOf } from './family-index.ts'
+import { ASN, META, MORE, PARENT, buildFamilyIndex, buildSteps, deepestCovering, deepestCovering4 } from './family-index.ts'
 import { INVALID, NOT_IPV4, formatPrefixWords, scanIpv4PrefixText, scanPrefix } from './prefix-words.ts'
 import type { ParsedVrps } from './vrp-json.ts'
 
@@ -122,6 +122,22 @@ export class VrpIndex {
     return six === INVALID ? BAD_ROUTE : this.validate6(words, 0, six & 255, origin)
   }
 
+  /** The state of a route read once (parseRoute), for one origin: the service's per-origin path. Allocation-free. */
+  verdict(route: Route, origin: number): number {
+    if (route.family === 4) return this.validate4(route.w0 >>> 0, route.len, origin)
+    return this.validate6(this.wordsOf(route), 0, route.len, origin)
+  }
+
+  /** The route's words in the scratch array (valid until the next call). */
+  private wordsOf(route: Route): Uint32Array {
+    const w = this.words
+    w[0] = route.w0
+    w[1] = route.w1
+    w[2] = route.w2
+    w[3] = route.w3
+    return w
+  }
+
   /** The verdict given the deepest covering node j: its VRPs and its ancestors'. */
   private judge(ix: FamilyIndex, j: number, len: number, origin: number): number {
     // origin 0 never matches (AS0 VRPs included): no scan, it stays invalid.
@@ -151,43 +167,82 @@ export class VrpIndex {
     return length ? INVALID_LENGTH : INVALID_AS
   }
 
-  /** Every VRP covering the prefix, most specific first; null if the text is not a prefix. */
-  covering(prefix: string): Vrp[] | null {
-    const code = scanPrefix(prefix, this.words, 'mask')
-    if (code === INVALID) return null
-    const ix = code >> 8 === 4 ? this.v4 : this.v6
+  /** Every VRP covering the route, most specific first: the explanation an answer carries, built once per request. */
+  coveringRoute(route: Route): Vrp[] {
+    const ix = route.family === 4 ? this.v4 : this.v6
+    const node = ix.node
+    const stride = ix.stride
+    const at = ix.words
     const out: Vrp[] = []
-    for (let j = deepestCovering(ix, this.words, 0, code & 255); j >= 0; j = parentOf(ix, j)) {
-      const text = formatPrefixWords(ix.family, ix.node, j * ix.stride, lenOf(ix, j))
-      for (const [asn, maxLength, ta] of vrpsOf(ix, j)) out.push({ prefix: text, max_length: maxLength, asn, ta: this.tas[ta] || null })
+    for (let j = deepestCovering(ix, this.wordsOf(route), 0, route.len); j >= 0; j = (node[j * stride + at + PARENT] as number) - 1) {
+      const meta = node[j * stride + at + META] as number
+      const text = formatPrefixWords(ix.family, node, j * stride, meta & 255)
+      out.push({ prefix: text, max_length: (meta >>> 8) & 255, asn: node[j * stride + at + ASN] as number, ta: this.tas[(meta >>> 16) & 255] || null })
+      if (meta & MORE) {
+        const end = ix.extraFirst[j + 1] as number
+        for (let k = ix.extraFirst[j] as number; k < end; k++) {
+          const v = ix.extra[k * 2 + 1] as number
+          out.push({ prefix: text, max_length: v & 255, asn: ix.extra[k * 2] as number, ta: this.tas[v >>> 8] || null })
+        }
+      }
     }
     return out
   }
 
-  /** The verdict for one origin with the covering VRPs sorted into matched / unmatched. Null if the text is not a prefix. */
+  /**
+   * The verdict for one origin (from the allocation-free path) with the covering
+   * VRPs sorted into matched / unmatched. `covering` is coveringRoute(route),
+   * computed once when several origins of one route are explained.
+   */
+  explainRoute(route: Route, origin: number, covering: readonly Vrp[] = this.coveringRoute(route)): OriginValidation {
+    const code = this.verdict(route, origin)
+    const out: OriginValidation = { state: stateName(code), reason: code === INVALID_AS ? 'as' : code === INVALID_LENGTH ? 'length' : null, matched: [], unmatched_as: [], unmatched_length: [] }
+    for (const v of covering) {
+      // AS0 VRPs cover like any other but never match, not even origin 0.
+      if (v.asn !== origin || v.asn === 0) out.unmatched_as.push(v)
+      else if (v.max_length >= route.len) out.matched.push(v)
+      else out.unmatched_length.push(v)
+    }
+    return out
+  }
+
+  /** Every VRP covering the prefix, most specific first; null if the text is not a prefix. */
+  covering(prefix: string): Vrp[] | null {
+    const route = parseRoute(prefix)
+    return route === null ? null : this.coveringRoute(route)
+  }
+
+  /** explainRoute for a prefix in text; null if the text is not a prefix. */
   explain(prefix: string, origin: number): OriginValidation | null {
-    const vrps = this.covering(prefix)
-    if (vrps === null) return null
-    const len = Number(prefix.slice(prefix.indexOf('/') + 1))
-    return classify(vrps, len, origin)
+    const route = parseRoute(prefix)
+    return route === null ? null : this.explainRoute(route, origin)
   }
 }
 
-/** RFC 6811 over an explicit list of covering VRPs (also the reference for the tests' brute force). */
-export function classify(covering: readonly Vrp[], len: number, origin: number): OriginValidation {
-  const out: OriginValidation = { state: 'not-found', reason: null, matched: [], unmatched_as: [], unmatched_length: [] }
-  for (const v of covering) {
-    if (v.asn !== origin || v.asn === 0) out.unmatched_as.push(v)
-    else if (v.max_length >= len) out.matched.push(v)
-    else out.unmatched_length.push(v)
-  }
-  if (covering.length === 0) return out
-  if (out.matched.length > 0) out.state = 'valid'
-  else {
-    out.state = 'invalid'
-    out.reason = out.unmatched_length.length > 0 ? 'length' : 'as'
-  }
-  return out
+/**
+ * A route read once: family, length and the prefix's 32-bit words (host bits
+ * cleared; IPv4 uses w0), held as signed 32-bit integers so that the object is
+ * one small allocation with no boxed numbers in it.
+ */
+export interface Route {
+  family: 4 | 6
+  len: number
+  w0: number
+  w1: number
+  w2: number
+  w3: number
+}
+
+const scratch = new Uint32Array(4)
+
+/** Reads a route prefix ("192.0.2.0/24"; host bits are cleared) once per request; null if the text is not one. */
+export function parseRoute(prefix: string): Route | null {
+  const w = scratch
+  let code = scanIpv4PrefixText(prefix, w)
+  if (code === NOT_IPV4) code = scanPrefix(prefix, w, 'mask')
+  else if (code >= 0) w[1] = w[2] = w[3] = 0
+  if (code < 0) return null
+  return { family: code >> 8 === 4 ? 4 : 6, len: code & 255, w0: (w[0] as number) | 0, w1: (w[1] as number) | 0, w2: (w[2] as number) | 0, w3: (w[3] as number) | 0 }
 }
 
 export function stateName(code: number): OriginState {
