@@ -11,7 +11,7 @@ import type { LocalIpData, LocalIpFacts } from './local-ip-data.ts'
 import { messagesOf, partError } from './messages.ts'
 import { readNetworkInfo } from './ripestat/data-calls.ts'
 import type { RipestatClient } from './ripestat/ripestat-client.ts'
-import { INVALID_AS, INVALID_LENGTH, parseRoute, stateName } from './rpki/vrp-index.ts'
+import { INVALID_AS, INVALID_LENGTH, stateName } from './rpki/vrp-index.ts'
 import type { VrpStore } from './rpki/vrp-store.ts'
 import type { IntelligenceData } from './routing-data.ts'
 import { vrpSetInfo } from './vrp-set-info.ts'
@@ -117,13 +117,11 @@ export async function intelligence(deps: IntelligenceDeps, ip: string, signal: A
       } else if (info.asns.length === 0) {
         skipped.push({ part: 'rpki', reason: `RIPEstat names no origin AS for ${info.prefix.prefix}` })
       } else {
-        // The route (canonical text from the IP library) is read into numbers once; each origin is then the numeric path.
-        const route = parseRoute(info.prefix.prefix)
-        if (route === null) throw new Error(`${info.prefix.prefix} is not a prefix the validator reads`)
         rpki = {
           route: info.prefix.prefix,
           origins: info.asns.map((asn) => {
-            const code = set.index.verdict(route, asn)
+            // The allocation-free path (text scanned into scratch words, numeric verdict): bench/RESULTS-routing.md's service path.
+            const code = set.index.validate(info.prefix!.prefix, asn)
             return { asn, state: stateName(code), reason: code === INVALID_AS ? ('as' as const) : code === INVALID_LENGTH ? ('length' as const) : null }
           }),
           vrp_set_age_seconds: vrpSetInfo(deps.vrps, set).age_seconds,

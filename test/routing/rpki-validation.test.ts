@@ -5,6 +5,8 @@ import { parseCidr } from '../../plugins/network/ip/parse-cidr.ts'
 import type { Vrp } from '../../plugins/routing/rpki/vrp-index.ts'
 import { BAD_ROUTE, INVALID_AS, INVALID_LENGTH, NOT_FOUND, VALID, VrpIndex, parseRoute } from '../../plugins/routing/rpki/vrp-index.ts'
 import { parseVrpJson } from '../../plugins/routing/rpki/vrp-json.ts'
+import type { FamilyIndex } from '../../plugins/routing/rpki/family-index.ts'
+import { ASN, META, MORE, PARENT, asnBits } from '../../plugins/routing/rpki/family-index.ts'
 
 // RFC 6811 origin validation over the VRP prefix tree: the cases of the RFC as a
 // table, then a property test against a brute-force validator that checks every
@@ -169,6 +171,15 @@ function bruteForce(vrps: readonly Roa[], route: string, origin: number): Refere
   return out
 }
 
+const parentOfNode = (ix: FamilyIndex, i: number) => ix.node[i * ix.stride + ix.words + PARENT]! - 1
+/** The ASNs of node i: the inline VRP first, then the ones in `extra`. */
+function vrpsOfNode(ix: FamilyIndex, i: number): number[] {
+  const base = i * ix.stride + ix.words
+  const out = [ix.node[base + ASN]!]
+  if (ix.node[base + META]! & MORE) for (let k = ix.extraFirst[i]!; k < ix.extraFirst[i + 1]!; k++) out.push(ix.extra[k * 2]!)
+  return out
+}
+
 /** A prefix inside `prefix` (or itself): a random length from its own to the family's, random host bits. */
 function subPrefix(prefix: string, seed: number): string {
   const p = parseCidr(prefix)
@@ -245,6 +256,23 @@ describe('property: the prefix tree agrees with brute force on random VRP sets',
           const origin = (own + ((seed + i) % 2)) >>> 0
           for (const route of [v.prefix, subPrefix(v.prefix, seed + i)]) expectSame(ix, vrps, route, origin)
         })
+      }),
+      { numRuns: 200 },
+    )
+  })
+
+  it('every node\'s filter holds the ASNs of its other VRPs and all its ancestors\' (no false negatives)', () => {
+    fc.assert(
+      fc.property(fc.array(vrp, { minLength: 1, maxLength: 80 }), (vrps) => {
+        const ix = indexOf(vrps)
+        for (const family of [ix.v4, ix.v6]) {
+          for (let i = 0; i < family.nodes; i++) {
+            // node i's VRPs, then every ancestor's: exactly what the judge would walk
+            const seen = vrpsOfNode(family, i).slice(1)
+            for (let p = parentOfNode(family, i); p >= 0; p = parentOfNode(family, p)) seen.push(...vrpsOfNode(family, p))
+            for (const asn of seen) expect((family.filter[i]! & asnBits(asn)) >>> 0, `node ${i} AS${asn}`).toBe(asnBits(asn) >>> 0)
+          }
+        }
       }),
       { numRuns: 200 },
     )

@@ -31,6 +31,13 @@ import { sortByByte, sortByWord } from './radix-order.ts'
 // leave the node array. The VRPs beyond the first (flag MORE) are pairs
 // [asn, maxLength | trust anchor << 8] in `extra`, node i's from extraFirst[i] to
 // extraFirst[i + 1].
+//
+// Filter: an invalid-as verdict has to look at every covering VRP, i.e. walk all
+// ancestors (a cache miss each; 3-4 nodes deep on average in the benchmark set).
+// filter[i] is a 32-bit Bloom filter (two bits per ASN) of every ASN such a walk
+// would see beyond node i's inline VRP — its other VRPs and all its ancestors'.
+// When the origin's bits are not all in it, the walk cannot match and is skipped
+// (one extra read from a 4-byte-per-node array instead of the walk).
 
 export interface FamilyIndex {
   family: 4 | 6
@@ -47,6 +54,8 @@ export interface FamilyIndex {
   extraFirst: Uint32Array
   /** bucket[t] = first node whose top 16 bits are >= t (t = 0..65536). */
   bucket: Uint32Array
+  /** filter[i]: Bloom filter (asnBits) of the ASNs of node i's other VRPs and of all its ancestors' VRPs. */
+  filter: Uint32Array
   /** VRPs kept (exact duplicates dropped). */
   vrps: number
   duplicates: number
@@ -57,6 +66,9 @@ export const META = 0
 export const PARENT = 1
 export const ASN = 2
 export const MORE = 1 << 24
+
+/** An ASN's two bits in a node's 32-bit filter. */
+export const asnBits = (asn: number): number => (1 << (Math.imul(asn, 0x9e3779b1) >>> 27)) | (1 << (Math.imul(asn, 0x85ebca6b) >>> 27))
 
 export const lenOf = (ix: FamilyIndex, i: number): number => (ix.node[i * ix.stride + ix.words + META] as number) & 255
 function sameWords(w: Uint32Array, words: number, i: number, j: number): boolean {
@@ -152,6 +164,7 @@ export function* buildSteps(c: VrpColumns): Generator<void, FamilyIndex> {
     extra: extra.slice(0, extras * 2),
     extraFirst: extraFirst.slice(0, nodes + 1),
     bucket: new Uint32Array(65537),
+    filter: new Uint32Array(nodes),
     vrps,
     duplicates: n - vrps,
   }
@@ -165,6 +178,18 @@ export function* buildSteps(c: VrpColumns): Generator<void, FamilyIndex> {
     while (depth > 0 && !(lenOf(ix, stack[depth - 1] as number) <= lenOf(ix, i) && nodeCovers(ix, stack[depth - 1] as number, ix.node, i * stride))) depth--
     ix.node[i * stride + words + PARENT] = depth > 0 ? (stack[depth - 1] as number) + 1 : 0
     stack[depth++] = i
+  }
+
+  yield
+  // Parents come before their children in address order, so one pass fills the filters.
+  const filter = ix.filter
+  for (let i = 0; i < nodes; i++) {
+    const base = i * stride + words
+    let bits = 0
+    if ((ix.node[base + META] as number) & MORE) for (let k = ix.extraFirst[i] as number; k < (ix.extraFirst[i + 1] as number); k++) bits |= asnBits(ix.extra[k * 2] as number)
+    const p = (ix.node[base + PARENT] as number) - 1
+    if (p >= 0) bits |= (filter[p] as number) | asnBits(ix.node[p * stride + words + ASN] as number)
+    filter[i] = bits
   }
 
   yield

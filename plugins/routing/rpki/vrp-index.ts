@@ -1,6 +1,6 @@
 import type { FamilyIndex } from './family-index.ts'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { ASN, META, MORE, PARENT, buildFamilyIndex, buildSteps, deepestCovering, deepestCovering4 } from './family-index.ts'
+import { ASN, META, MORE, PARENT, asnBits, buildFamilyIndex, buildSteps, deepestCovering, deepestCovering4 } from './family-index.ts'
 import { INVALID, NOT_IPV4, formatPrefixWords, scanIpv4PrefixText, scanPrefix } from './prefix-words.ts'
 import type { ParsedVrps } from './vrp-json.ts'
 
@@ -146,6 +146,13 @@ export class VrpIndex {
     const stride = ix.stride
     const at = ix.words
     let length = false
+    // The deepest node's inline VRP first (the usual match), then the filter says whether the rest can match.
+    if (node[j * stride + at + ASN] === origin) {
+      if ((((node[j * stride + at + META] as number) >>> 8) & 255) >= len) return VALID
+      length = true
+    }
+    const bits = asnBits(origin)
+    if (((ix.filter[j] as number) & bits) !== bits) return length ? INVALID_LENGTH : INVALID_AS
     for (; j >= 0; j = (node[j * stride + at + PARENT] as number) - 1) {
       const meta = node[j * stride + at + META] as number
       // The node's first VRP is inline; the rest, rarely there, in `extra`.
