@@ -219,7 +219,7 @@ const v4Prefix = fc
     return { text: `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}/${len}`, len, bits: 32 }
   })
 const v6Prefix = fc
-  .tuple(fc.constantFrom('2001:db8::', '2001:db8:1::', '2001:db8:1:2::', '2a00::', '::'), fc.integer({ min: 0, max: 128 }), fc.integer({ min: 0, max: 0xffff }))
+  .tuple(fc.constantFrom('2001:db8::', '2001:db8:1::', '2001:db8:1:2::', '2a00::', '2fff:ffff::', '::', 'fe80::'), fc.integer({ min: 0, max: 128 }), fc.integer({ min: 0, max: 0xffff }))
   .map(([base, len, noise]) => {
     const p = parseCidr(`${base}/128`)
     if (!p.ok) throw new Error(base)

@@ -15,7 +15,7 @@ import { sortByByte, sortByWord } from './radix-order.ts'
 //   before p; q and p overlap, so one contains the other; if p were inside q
 //   with the same start, p would be the longer and sort after q, so q contains p.)
 //
-// So: binary search (narrowed by a 65536-entry table on the top 16 bits) to p,
+// So: binary search (narrowed by a 65536-entry table of buckets, see bucketOf) to p,
 // then walk parent links up to the first node that covers the route with a length
 // <= the route's; that node and all its ancestors are the covering VRPs
 // (RFC 6811 "Covered"). The tree for 500k VRPs is ~9 MB; a one-bit-per-level
@@ -52,7 +52,7 @@ export interface FamilyIndex {
   extra: Uint32Array
   /** extraFirst[i] .. extraFirst[i + 1] - 1: node i's VRPs in `extra` (nodes + 1 entries). */
   extraFirst: Uint32Array
-  /** bucket[t] = first node whose top 16 bits are >= t (t = 0..65536). */
+  /** bucket[t] = first node whose bucketOf() is >= t (t = 0..65536). */
   bucket: Uint32Array
   /** filter[i]: Bloom filter (asnBits) of the ASNs of node i's other VRPs and of all its ancestors' VRPs. */
   filter: Uint32Array
@@ -66,6 +66,19 @@ export const META = 0
 export const PARENT = 1
 export const ASN = 2
 export const MORE = 1 << 24
+
+/**
+ * The bucket (0..65535) of a prefix by its first word, monotone in address order.
+ * IPv4: the top 16 bits. IPv6: bits 4-19 within 2000::/4, where all global
+ * unicast space (and so nearly every VRP) lies — the top 16 bits would put all
+ * of 2001::/16 or 2a02::/16 (thousands of VRPs each) in one bucket; what lies
+ * below or above 2000::/4 shares the first or the last bucket.
+ */
+export function bucketOf(family: 4 | 6, w0: number): number {
+  if (family === 4) return w0 >>> 16
+  const t = (w0 >>> 12) - 0x20000
+  return t < 0 ? 0 : t > 0xffff ? 0xffff : t
+}
 
 /** An ASN's two bits in a node's 32-bit filter. */
 export const asnBits = (asn: number): number => (1 << (Math.imul(asn, 0x9e3779b1) >>> 27)) | (1 << (Math.imul(asn, 0x85ebca6b) >>> 27))
@@ -196,7 +209,7 @@ export function* buildSteps(c: VrpColumns): Generator<void, FamilyIndex> {
   const bucket = ix.bucket
   let t = 0
   for (let i = 0; i < nodes; i++) {
-    const top = (ix.node[i * stride] as number) >>> 16
+    const top = bucketOf(c.family, ix.node[i * stride] as number)
     while (t <= top) bucket[t++] = i
   }
   while (t <= 65536) bucket[t++] = nodes
@@ -210,7 +223,7 @@ export function* buildSteps(c: VrpColumns): Generator<void, FamilyIndex> {
 export function deepestCovering(ix: FamilyIndex, w: ArrayLike<number>, wo: number, len: number): number {
   if (ix.family === 4) return deepestCovering4(ix, w[wo] as number, len)
   const node = ix.node
-  const top = (w[wo] as number) >>> 16
+  const top = bucketOf(6, w[wo] as number)
   let lo = ix.bucket[top] as number
   let hi = ix.bucket[top + 1] as number
   while (lo < hi) {
