@@ -1,6 +1,6 @@
 import { createApp } from './app.ts'
 import { ConfigError } from './config.ts'
-import { listen } from './server.ts'
+import { drain, listen } from './server.ts'
 
 // npm start: the whole service on the embedded defaults (PORT 3000).
 
@@ -30,7 +30,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     }, config.shutdownGraceMs)
     force.unref()
     void (async () => {
-      await server.close()
+      await drain(server)
       await service.close()
       log.info('stopped')
       process.exit(0)

@@ -1,3 +1,5 @@
+import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http'
+import { Server as NetServer } from 'node:net'
 import { serve } from 'srvx'
 import type { Server } from 'srvx'
 import type { InfralensApp } from './app.ts'
@@ -25,5 +27,27 @@ export async function listen(service: InfralensApp, options: { port: number; hos
     },
   })
   await server.ready()
+  const node = server.node?.server as HttpServer | undefined
+  // Once the listener is closed (shutdown), every answer says Connection: close, so
+  // clients stop sending on kept-alive connections and those end by themselves
+  // instead of being served until the grace period cuts them mid-request.
+  node?.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+    if (!node.listening) res.shouldKeepAlive = false
+  })
   return server
+}
+
+/**
+ * Graceful stop: no new connections, and resolves when every open one has ended.
+ * Unlike Node's server.close(), kept-alive connections that look idle are not cut
+ * at once — a request may be on its way on one of them. Busy ones close after
+ * their next answer (Connection: close, see listen()); quiet ones on their
+ * keep-alive timeout.
+ */
+export function drain(server: Server): Promise<void> {
+  const node = server.node?.server as HttpServer | undefined
+  if (!node?.listening) return server.close()
+  return new Promise((resolve, reject) => {
+    NetServer.prototype.close.call(node, (error?: Error) => (error ? reject(error) : resolve()))
+  })
 }

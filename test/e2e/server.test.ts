@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { Agent, request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Redis } from 'ioredis'
 import type { Server } from 'srvx'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from '../../runtime/app.ts'
@@ -9,6 +12,7 @@ import type { TestApp } from '../support/app.ts'
 import { startTestApp } from '../support/app.ts'
 import { HERMETIC_ENV } from '../support/hermetic-env.ts'
 import { startLoopbackDns } from '../support/loopback-dns.ts'
+import { redisAvailable, startTestRedis } from '../support/redis-server.ts'
 
 async function listen(t: TestApp): Promise<{ server: Server; base: string }> {
   const server = await listenWithLimits(t, { port: 0, host: '127.0.0.1' })
@@ -180,4 +184,133 @@ describe('npm start', () => {
     expect(code).toBe(1)
     expect(err).toContain('PORT')
   })
+})
+
+/** `npm start` in a child process (hermetic unless `env` brings loopback upstreams), once it listens. */
+async function startMain(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; output: () => string; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/main.ts'], { cwd: ROOT, env: { ...process.env, ...HERMETIC_ENV, PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+  let out = ''
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()))
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()))
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const match = /"url":"([^"]+)"/.exec(out)
+      if (match) {
+        clearInterval(timer)
+        resolve(match[1]!)
+      }
+    }, 20)
+    void exited.then((code) => {
+      clearInterval(timer)
+      reject(new Error(`exited ${code}: ${out}`))
+    })
+  })
+  return { child, url, output: () => out, exited }
+}
+
+/** One GET on `agent`; the socket error code instead of a response, and whether the request was sent at all. */
+function get(agent: Agent, url: URL): Promise<{ status: number | null; connection: string | undefined; error: string | null; sent: boolean }> {
+  return new Promise((resolve) => {
+    let sent = false
+    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, agent }, (res) => {
+      res.resume()
+      res.on('end', () => resolve({ status: res.statusCode ?? null, connection: res.headers.connection, error: null, sent }))
+    })
+    req.on('finish', () => (sent = true))
+    req.on('error', (e: NodeJS.ErrnoException) => resolve({ status: null, connection: undefined, error: e.code ?? e.message, sent }))
+    req.end()
+  })
+}
+
+describe('npm start: shutdown', () => {
+  it('SIGTERM while clients keep sending on kept-alive connections: every request sent is answered (then Connection: close), exit 0 well within the grace period', async () => {
+    const m = await startMain({ INFRALENS_RATE_LIMITS: 'anonymous=1000000', INFRALENS_SHUTDOWN_GRACE_MS: '15000' })
+    const agent = new Agent({ keepAlive: true, maxSockets: 8 })
+    try {
+      const results: Array<Awaited<ReturnType<typeof get>> & { afterSigterm: boolean }> = []
+      let sigterm = false
+      let stop = false
+      const worker = async () => {
+        while (!stop) {
+          const r = await get(agent, new URL('/api/uuid', m.url))
+          results.push({ ...r, afterSigterm: sigterm })
+          if (r.error) return // the listener is closed: nothing more to send
+        }
+      }
+      const workers = Array.from({ length: 8 }, worker)
+      await new Promise((r) => setTimeout(r, 500))
+      const started = Date.now()
+      sigterm = true
+      m.child.kill('SIGTERM')
+      expect(await m.exited).toBe(0)
+      const took = Date.now() - started
+      stop = true
+      await Promise.all(workers)
+      // nothing that reached the server was cut off: errors only for requests never sent (refused)
+      expect(results.filter((r) => r.error !== null && r.sent)).toEqual([])
+      expect(results.filter((r) => r.error === null).every((r) => r.status === 200)).toBe(true)
+      // the answers after SIGTERM told the client to stop reusing the connection
+      expect(results.some((r) => r.afterSigterm && r.connection === 'close')).toBe(true)
+      // not held open until the grace period ends (15 s): kept-alive clients were let go
+      expect(took).toBeLessThan(5000)
+    } finally {
+      agent.destroy()
+      if (m.child.exitCode === null) m.child.kill('SIGKILL')
+    }
+  }, 30_000)
+
+  const external = process.env.REDIS_URL
+  const canSpawn = redisAvailable()
+  if (!external && !canSpawn) console.warn('\n*** test/e2e/server.test.ts: the SIGTERM-closes-Redis test is SKIPPED: REDIS_URL is unset and redis-server is not installed ***\n')
+
+  it.runIf(external || canSpawn)('SIGTERM with REDIS_URL: exit 0, the service closed its Redis connection itself (QUIT, not dropped with the process) and the server counts it gone', async () => {
+    // A private redis-server when there is one (nobody else connects, MONITOR allowed); else REDIS_URL.
+    const own = canSpawn ? await startTestRedis() : undefined
+    const url = own?.url ?? external!
+    const admin = new Redis(url, { maxRetriesPerRequest: 1 })
+    const addrs = async () => new Set([...(await admin.client('LIST') as string).matchAll(/addr=(\S+)/g)].map((match) => match[1]!))
+    let m: Awaited<ReturnType<typeof startMain>> | undefined
+    let monitor: Redis | undefined
+    try {
+      const before = await addrs()
+      m = await startMain({ REDIS_URL: url, INFRALENS_REDIS_PREFIX: `e2e${process.pid}:` })
+      let ready = false
+      for (let i = 0; i < 200 && !ready; i++) {
+        const res = await fetch(new URL('/api/ready', m.url))
+        const checks = ((await res.json()) as { data?: { checks: Array<{ name: string; degraded?: string }> } }).data?.checks ?? []
+        ready = res.status === 200 && checks.some((c) => c.name === 'redis' && !c.degraded)
+        if (!ready) await new Promise((r) => setTimeout(r, 50))
+      }
+      expect(ready).toBe(true)
+      const mine = [...(await addrs())].filter((a) => !before.has(a))
+      expect(mine.length).toBeGreaterThanOrEqual(1)
+      const quits: string[] = []
+      monitor = await admin.monitor()
+      monitor.on('monitor', (_time: string, args: string[], source: string) => {
+        if (args[0]?.toLowerCase() === 'quit') quits.push(source)
+      })
+      m.child.kill('SIGTERM')
+      expect(await m.exited).toBe(0)
+      expect(m.output()).toContain('"msg":"stopped"')
+      // gone from the server's client list (the count drops back)...
+      let left = mine
+      for (let i = 0; i < 100 && left.length; i++) {
+        const now = await addrs()
+        left = mine.filter((a) => now.has(a))
+        if (left.length) await new Promise((r) => setTimeout(r, 20))
+      }
+      expect(left).toEqual([])
+      // ...and closed by the service (QUIT), not just dropped when the process died
+      for (let i = 0; i < 50 && !quits.some((q) => mine.includes(q)); i++) await new Promise((r) => setTimeout(r, 20))
+      expect(quits.filter((q) => mine.includes(q))).not.toEqual([])
+    } finally {
+      monitor?.disconnect()
+      if (m && m.child.exitCode === null) m.child.kill('SIGKILL')
+      const keys = await admin.keys(`e2e${process.pid}:*`)
+      if (keys.length) await admin.del(...keys)
+      admin.disconnect()
+      await own?.stop()
+    }
+  }, 30_000)
 })
