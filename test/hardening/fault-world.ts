@@ -32,6 +32,8 @@ export const ZONE = 'faults.test'
 
 export interface FaultWorld {
   t: TestApp
+  /** The environment `t` runs with (for another app on the same world). */
+  env: Record<string, string>
   dns: LoopbackDns
   rdap: FakeRdap
   ripestat: FakeRipestat
@@ -104,7 +106,7 @@ ${POLICY_FAULTS.map((fault) => `${policyDomain(fault)}. IN MX 10 ${okMx}.\n_mta-
     closers.push(() => ripestat.close())
     const crtsh = await startFakeCrtsh()
     closers.push(() => crtsh.close())
-    const t = await startTestApp({
+    const env = {
       ...dns.env,
       ...rdap.env,
       ...ripestat.env,
@@ -118,9 +120,10 @@ ${POLICY_FAULTS.map((fault) => `${policyDomain(fault)}. IN MX 10 ${okMx}.\n_mta-
       // Every fault must show its own reason; the breaker has its own row.
       INFRALENS_BREAKER_THRESHOLD: '1000',
       LOG_LEVEL: 'warn',
-    })
+    }
+    const t = await startTestApp(env)
     closers.push(() => t.close())
-    return { t, dns, rdap, ripestat, crtsh, h1, h2, tls, smtp, https, close: () => closeAll(closers) }
+    return { t, env, dns, rdap, ripestat, crtsh, h1, h2, tls, smtp, https, close: () => closeAll(closers) }
   } catch (error) {
     await closeAll(closers)
     throw error

@@ -279,6 +279,21 @@ describe('the circuit breaker of a service upstream, end to end', () => {
   })
 })
 
+describe('no shared breaker for hosts users name', () => {
+  it('an MTA-STS policy host failing again and again is reported as it is each time, never as "circuit open"', async () => {
+    const t = await startTestApp({ ...w.env, INFRALENS_BREAKER_THRESHOLD: '2', INFRALENS_BREAKER_OPEN_MS: '60000' })
+    try {
+      for (let i = 0; i < 4; i++) {
+        const r = await t.json(`/api/email/diagnose/${policyDomain('status')}`)
+        expect(r.status).toBe(200)
+        expect(r.body.data.mta_sts.policy).toMatchObject({ fetched: true, http_status: 503, error: 'HTTP 503' })
+      }
+    } finally {
+      await t.close()
+    }
+  })
+})
+
 async function timedGet(t: TestApp, path: string): Promise<Res> {
   const started = performance.now()
   const res = await t.json(path)

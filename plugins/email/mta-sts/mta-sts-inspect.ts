@@ -34,7 +34,8 @@ async function fetchPolicy(network: GuardedNetwork, domain: string, options: Mta
   try {
     // RFC 8461 §3.3: policies are small (SHOULD be under 64 KiB); anything bigger is refused.
     // The request never follows redirects, and verifies the certificate for mta-sts.<domain>, as senders do.
-    res = await network.request(url, { timeoutMs: options.timeoutMs ?? 10_000, signal: options.signal, maxBytes: 64 * 1024, upstream: 'mta-sts' })
+    // A host the user's domain names: no shared circuit breaker (probe), each check sees it as it is now.
+    res = await network.request(url, { timeoutMs: options.timeoutMs ?? 10_000, signal: options.signal, maxBytes: 64 * 1024, upstream: 'mta-sts', probe: true })
   } catch (error) {
     const message = (error as Error).message
     const failure = error instanceof TargetBlockedError ? 'blocked' : CERTIFICATE_ERROR.test(message) ? 'certificate' : 'unreachable'
