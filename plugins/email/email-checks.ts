@@ -21,7 +21,9 @@ import type { TlsPartShape } from './starttls/tls-data.ts'
 
 // Everything health and diagnose look at, run with as much overlap as the data
 // allows: SPF, DMARC, DKIM and MX at once; then the checks that need the MX hosts
-// (STARTTLS probes, MTA-STS coverage) at once; BIMI once DMARC is known.
+// (STARTTLS probes, MTA-STS coverage) at once; BIMI once DMARC is known, TLS-RPT
+// once the MTA-STS record is, beside the probes rather than after them, so a
+// silent host costs the answer one probe deadline and nothing more.
 
 export interface EmailEnv {
   dns: EmailDns
@@ -31,6 +33,8 @@ export interface EmailEnv {
   /** Roots trusted for STARTTLS (undefined: Node's bundle). */
   ca: string[] | undefined
   allowLoopback: boolean
+  /** Deadline of one STARTTLS probe and of the MTA-STS policy fetch (probe-timeout.ts). */
+  probeTimeoutMs: number
 }
 
 export interface EmailReport {
@@ -64,13 +68,18 @@ export async function runEmailChecks(env: EmailEnv, domain: string, options: { s
     inspectMx(env.dns, domain, { allowLoopback: env.allowLoopback }),
   ])
   const mxHosts = mx.records.filter((h) => h.exchange !== '.').map((h) => h.exchange)
-  const [tls, mtaSts, bimi] = await Promise.all([
-    inspectTls(env.network, mx, { port: env.smtpPort, ca: env.ca, signal: env.signal }),
-    options.extended ? inspectMtaSts(env.dns, env.network, domain, mxHosts, { signal: env.signal }) : Promise.resolve(undefined),
+  const stsAndRpt = async () => {
+    const sts = await inspectMtaSts(env.dns, env.network, domain, mxHosts, { signal: env.signal, timeoutMs: env.probeTimeoutMs })
+    return { sts, rpt: await inspectTlsRpt(env.dns, domain, sts.record.status === 'found') }
+  }
+  const [tls, sts, bimi] = await Promise.all([
+    inspectTls(env.network, mx, { port: env.smtpPort, ca: env.ca, signal: env.signal, timeoutMs: env.probeTimeoutMs }),
+    options.extended ? stsAndRpt() : Promise.resolve(undefined),
     options.extended ? inspectBimi(env.dns, domain, { applied_policy: dmarc.applied_policy, pct: dmarc.policy?.pct ?? null, sp: dmarc.policy?.sp ?? null }) : Promise.resolve(undefined),
   ])
+  const mtaSts = sts?.sts
+  const tlsRpt = sts?.rpt
   const published = mtaSts !== undefined && mtaSts.record.status === 'found'
-  const tlsRpt = options.extended ? await inspectTlsRpt(env.dns, domain, published) : undefined
   const cross: Finding[] = []
   if (mtaSts?.policy?.mode === 'enforce' && published) {
     for (const host of tls.hosts) {

@@ -18,6 +18,7 @@ import type { CachingEmailDns, Lookup } from './email-dns.ts'
 import { createEmailDns, resolverFailure } from './email-dns.ts'
 import { emailDiagnose as diagnose, emailHealth as health } from './email-report.ts'
 import { inspectMx } from './mx/mx-inspect.ts'
+import { probeTimeoutMs } from './probe-timeout.ts'
 import { inspectSpf } from './spf/spf-inspect.ts'
 import { spfCheckRequest } from './spf/spf-sender.ts'
 
@@ -63,10 +64,11 @@ export default definePlugin({
     const smtp: SmtpUpstream = { network: api.network, port: api.config.smtpPort, ca: extra ? [...rootCertificates, extra] : undefined }
     api.upstream('smtp', smtp)
     api.upstream('mta-sts', { network: api.network })
+    const probeTimeout = probeTimeoutMs(api.config.requestTimeoutMs)
 
     const env = (ctx: ResolverContext): EmailEnv & { dns: CachingEmailDns } => {
       const dns = createEmailDns(api.dns, ctx.signal)
-      return { dns, network: api.network, signal: dns.signal, smtpPort: smtp.port, ca: smtp.ca, allowLoopback: api.config.allowPrivateTargets }
+      return { dns, network: api.network, signal: dns.signal, smtpPort: smtp.port, ca: smtp.ca, allowLoopback: api.config.allowPrivateTargets, probeTimeoutMs: probeTimeout }
     }
 
     for (const endpoint of [emailSpf, dnsSpf]) {

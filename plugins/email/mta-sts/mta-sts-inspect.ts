@@ -14,7 +14,8 @@ import { parseStsPolicy, patternMatches } from './mta-sts-policy.ts'
 
 export interface MtaStsOptions {
   signal: AbortSignal
-  timeoutMs?: number
+  /** Deadline of the policy fetch (DNS, connection, TLS and the whole body). */
+  timeoutMs: number
 }
 
 type Policy = NonNullable<MtaStsShape['policy']>
@@ -35,7 +36,7 @@ async function fetchPolicy(network: GuardedNetwork, domain: string, options: Mta
     // RFC 8461 §3.3: policies are small (SHOULD be under 64 KiB); anything bigger is refused.
     // The request never follows redirects, and verifies the certificate for mta-sts.<domain>, as senders do.
     // A host the user's domain names: no shared circuit breaker (probe), each check sees it as it is now.
-    res = await network.request(url, { timeoutMs: options.timeoutMs ?? 10_000, signal: options.signal, maxBytes: 64 * 1024, upstream: 'mta-sts', probe: true })
+    res = await network.request(url, { timeoutMs: options.timeoutMs, signal: options.signal, maxBytes: 64 * 1024, upstream: 'mta-sts', probe: true })
   } catch (error) {
     const message = (error as Error).message
     const failure = error instanceof TargetBlockedError ? 'blocked' : CERTIFICATE_ERROR.test(message) ? 'certificate' : 'unreachable'

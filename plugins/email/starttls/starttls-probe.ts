@@ -6,6 +6,7 @@ import { TargetBlockedError } from '../../../runtime/net/target-blocked-error.ts
 import type { CertificateSummary } from './certificate.ts'
 import { summarizeCertificate } from './certificate.ts'
 import { SmtpReader } from './smtp-reply.ts'
+import { deadline } from '../../tls/deadline.ts'
 
 // One STARTTLS probe (RFC 3207) of one MX host, through the guarded network: the
 // greeting, EHLO, STARTTLS if offered, a TLS handshake that accepts any
@@ -64,10 +65,27 @@ function handshake(socket: Socket, host: string, ca: string[] | undefined, signa
 }
 
 export async function probeStarttls(network: GuardedNetwork, host: string, options: ProbeOptions): Promise<StarttlsResult> {
+  const limit = deadline(options.signal, options.timeoutMs)
+  try {
+    return await probeWithin(network, host, options, limit.signal)
+  } finally {
+    limit.clear()
+  }
+}
+
+/** The probe, every step under `signal` (the probe's deadline, or the request going away). */
+async function probeWithin(network: GuardedNetwork, host: string, options: ProbeOptions, signal: AbortSignal): Promise<StarttlsResult> {
   const started = performance.now()
-  const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)])
   const result: StarttlsResult = { host, port: options.port, address: null, status: 'ok', banner: null, extensions: [], starttls: false, tls: null, error: null, time_ms: 0 }
-  const done = (status: StarttlsResult['status'], error: string | null) => ({ ...result, status, error, time_ms: Math.round(performance.now() - started) })
+  // A silent or dripping server is named as such, with the step it stalled at, not as a vague SMTP error.
+  let step = 'the connection'
+  const timedOut = () => signal.aborted && !options.signal.aborted
+  const done = (status: StarttlsResult['status'], error: string | null) => ({
+    ...result,
+    status,
+    error: error !== null && timedOut() ? `timed out after ${options.timeoutMs} ms waiting for ${step}` : error,
+    time_ms: Math.round(performance.now() - started),
+  })
 
   let socket
   try {
@@ -81,9 +99,11 @@ export async function probeStarttls(network: GuardedNetwork, host: string, optio
   let tls: TLSSocket | undefined
   const reader = new SmtpReader(socket)
   try {
+    step = 'the greeting'
     const greeting = await reader.read(signal)
     result.banner = greeting.lines.join(' ')
     if (greeting.code !== 220) return done('smtp_error', `greeting ${greeting.code}: ${result.banner}`)
+    step = 'the EHLO reply'
     const ehlo = await reader.command(`EHLO ${options.ehloName}`, signal)
     if (ehlo.code !== 250) return done('smtp_error', `EHLO answered ${ehlo.code}: ${ehlo.lines.join(' ')}`)
     result.extensions = ehlo.lines.slice(1).map((l) => l.trim())
@@ -92,9 +112,11 @@ export async function probeStarttls(network: GuardedNetwork, host: string, optio
       await reader.command('QUIT', signal).catch(() => undefined)
       return done('no_starttls', null)
     }
+    step = 'the STARTTLS reply'
     const ready = await reader.command('STARTTLS', signal)
     if (ready.code !== 220) return done('tls_failed', `STARTTLS answered ${ready.code}: ${ready.lines.join(' ')}`)
     reader.detach()
+    step = 'the TLS handshake'
     try {
       tls = await handshake(socket, host, options.ca, signal)
     } catch (error) {
@@ -110,6 +132,7 @@ export async function probeStarttls(network: GuardedNetwork, host: string, optio
       name_matches: hasCert ? checkServerIdentity(host, peer) === undefined : false,
       certificate: hasCert ? summarizeCertificate(peer) : null,
     }
+    step = 'the EHLO reply over TLS'
     const secure = new SmtpReader(tls)
     await secure.command(`EHLO ${options.ehloName}`, signal).catch(() => undefined)
     await secure.command('QUIT', signal).catch(() => undefined)

@@ -10,7 +10,8 @@ export interface TlsOptions {
   port: number
   ca: string[] | undefined
   signal: AbortSignal
-  timeoutMs?: number
+  /** Each probe's deadline, connection to QUIT (the probes run side by side). */
+  timeoutMs: number
   /** Hosts probed, most preferred first. */
   maxHosts?: number
   ehloName?: string
@@ -52,7 +53,7 @@ export async function inspectTls(network: GuardedNetwork, mx: MxDataShape, optio
     hosts.map((host) =>
       probeStarttls(network, host, {
         port: options.port,
-        timeoutMs: options.timeoutMs ?? 10_000,
+        timeoutMs: options.timeoutMs,
         signal: options.signal,
         ca: options.ca,
         ehloName: options.ehloName ?? 'probe.infralens.invalid',
