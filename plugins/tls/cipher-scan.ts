@@ -30,6 +30,10 @@ export interface CipherScan {
   protocols: ProtocolScan[]
   probes: number
   failed_probes: number
+  /** Probes the server answered in TLS: a ServerHello or an alert (a bare hang-up is not an answer). */
+  tls_answers: number
+  /** The distinct alerts the server refused hellos with. */
+  alerts: string[]
   duration_ms: number
 }
 
@@ -64,6 +68,8 @@ async function scanWithin(dial: Dial, options: ScanOptions, signal: AbortSignal)
   const pooled = createPool(options.concurrency)
   let probes = 0
   let failed = 0
+  let answers = 0
+  const alerts = new Set<string>()
 
   const hello = async (version: number, suites: readonly number[]): Promise<HelloOutcome> => {
     signal.throwIfAborted()
@@ -72,6 +78,11 @@ async function scanWithin(dial: Dial, options: ScanOptions, signal: AbortSignal)
       return probeHello(dial, { versions: [version], suites, serverName: options.serverName }, options.probeTimeoutMs, signal)
     })
     if (outcome.kind === 'failed') failed++
+    else if (outcome.kind === 'accepted') answers++
+    else if (outcome.alert !== null) {
+      answers++
+      alerts.add(outcome.alert)
+    }
     return outcome
   }
 
@@ -125,5 +136,5 @@ async function scanWithin(dial: Dial, options: ScanOptions, signal: AbortSignal)
   }
 
   const protocols = await Promise.all(PROTOCOLS.map((p) => scanProtocol(p.name, p.version)))
-  return { protocols, probes, failed_probes: failed, duration_ms: Math.round(performance.now() - started) }
+  return { protocols, probes, failed_probes: failed, tls_answers: answers, alerts: [...alerts], duration_ms: Math.round(performance.now() - started) }
 }

@@ -126,6 +126,14 @@ export const TlsCertificateData = z.object({
   chain: z.array(CertificateData).meta({ description: 'The certificates after the leaf, in the order served' }),
 })
 
+export const FindingData = z.object({
+  id: z.string(),
+  severity: z.enum(['critical', 'high', 'medium', 'low', 'info']),
+  message: z.string(),
+  fix: z.string(),
+  grade_cap: z.string().nullable().meta({ description: 'The grade this finding caps the result at (T: trust, M: name mismatch)' }),
+})
+
 export const TlsCiphersData = z.object({
   ...Target,
   protocols: z.array(
@@ -150,16 +158,9 @@ export const TlsCiphersData = z.object({
     weakest: Strength.nullable(),
     strongest: Strength.nullable(),
   }),
+  findings: z.array(FindingData).meta({ description: 'What stands out in the scan (a server that answers TLS but accepts nothing)' }),
   probes: z.number().int().meta({ description: 'Handshakes (ClientHello/ServerHello exchanges) made' }),
   duration_ms: z.number().int(),
-})
-
-export const FindingData = z.object({
-  id: z.string(),
-  severity: z.enum(['critical', 'high', 'medium', 'low', 'info']),
-  message: z.string(),
-  fix: z.string(),
-  grade_cap: z.string().nullable().meta({ description: 'The grade this finding caps the result at (T: trust, M: name mismatch)' }),
 })
 
 export const TlsAnalyzeData = z.object({

@@ -263,6 +263,7 @@ describe('GET /api/tls/ciphers/{host}', () => {
     expect(d.protocols.find((p: { protocol: string }) => p.protocol === 'TLSv1.2')).toMatchObject({ supported: true, server_preference: true, suite_count: 3 })
     expect(d.summary).toEqual({ total: 6, by_strength: { insecure: 0, weak: 0, secure: 0, recommended: 6 }, forward_secrecy: 'all', weakest: 'recommended', strongest: 'recommended' })
     expect(d.cipher_suites[0]).toMatchObject({ protocol: 'TLSv1.3', preference: 1 })
+    expect(d.findings).toEqual([])
   })
 
   it('legacy: TLS 1.0 and 1.1 found (Node’s OpenSSL at SECLEVEL=0 on the server side), CBC and RSA key exchange rated weak', async () => {
@@ -274,6 +275,28 @@ describe('GET /api/tls/ciphers/{host}', () => {
     const rsa = tls10.find((s: { openssl_name: string }) => s.openssl_name === 'AES128-SHA')
     expect(rsa).toMatchObject({ strength: 'weak', forward_secrecy: false, aead: false, key_exchange: 'RSA', mac: 'SHA' })
     expect(d.summary.forward_secrecy).toBe('some')
+  })
+
+  it('a server that speaks TLS but answers every hello with an alert: 200, nothing supported, no suites, and a finding naming the alert', async () => {
+    // handshake_failure (40) to every ClientHello, whatever it offers.
+    const alert = Buffer.from([21, 3, 3, 0, 2, 2, 40])
+    const refusing = createNetServer((socket) => {
+      socket.on('error', () => {})
+      socket.once('data', () => socket.end(alert))
+    })
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.61', resolve))
+    const port = (refusing.address() as AddressInfo).port
+    try {
+      const d = await data(`/api/tls/ciphers/127.0.0.61:${port}`)
+      expect(d.protocols.map((p: { supported: boolean; error: string | null }) => [p.supported, p.error])).toEqual(Array(5).fill([false, null]))
+      expect(d.cipher_suites).toEqual([])
+      expect(d.findings).toEqual([
+        expect.objectContaining({ id: 'no_protocol_accepted', severity: 'critical', message: expect.stringContaining(`127.0.0.61:${port} speaks TLS but refused every hello (handshake_failure)`) }),
+      ])
+      expect(d.findings[0].fix).toMatch(/SNI/)
+    } finally {
+      await new Promise((resolve) => refusing.close(resolve))
+    }
   })
 
   it('TLS 1.3-only: nothing below 1.3', async () => {
@@ -321,6 +344,28 @@ describe('targets that cannot be probed', () => {
     } finally {
       plain.closeAllConnections()
       await new Promise((resolve) => plain.close(resolve))
+    }
+  })
+
+  it('a port that hangs up on every hello (reset, or a clean close): 502 reset from the handshake, the scan and the analysis alike', async () => {
+    for (const hangUp of ['reset', 'close'] as const) {
+      const rude = createNetServer((socket) => {
+        socket.on('error', () => {})
+        socket.once('data', () => (hangUp === 'reset' ? socket.resetAndDestroy() : socket.end()))
+      })
+      await new Promise<void>((resolve) => rude.listen(0, '127.0.0.61', resolve))
+      const port = (rude.address() as AddressInfo).port
+      try {
+        for (const path of [`/api/tls/127.0.0.61:${port}`, `/api/tls/ciphers/127.0.0.61:${port}`, `/api/tls/analyze/127.0.0.61:${port}`]) {
+          const res = await t.json(path)
+          expect(res.status, `${hangUp} ${path}`).toBe(502)
+          expect(res.body.error.details, `${hangUp} ${path}`).toMatchObject({ upstream: 'tls', reason: 'reset', host: `127.0.0.61:${port}` })
+        }
+        const scan = await t.json(`/api/tls/ciphers/127.0.0.61:${port}`)
+        expect(scan.body.error.message).toMatch(/connections was closed or reset before any TLS answer/)
+      } finally {
+        await new Promise((resolve) => rude.close(resolve))
+      }
     }
   })
 
