@@ -165,17 +165,46 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
   const documentType = endpoint.contentType
   const cacheable = endpoint.cache !== false
   const ownPaging = endpoint.pagination && pagingReader(endpoint.pagination)
-
-  const validate: Step = async (call, next) => {
-    const c = call as RuntimeCall
-    if (c.controlsError !== undefined) throw c.controlsError
-    // url.searchParams builds a full WHATWG URL on srvx (~30 µs per request,
-    // measured); most calls have no query string at all.
-    const raw = rawInput(endpoint, queryKeys, c.routeParams, c.url.search.length > 1 ? c.url.searchParams : NO_QUERY)
-    if (endpoint.body) raw.body = await readBody(call.request, endpoint.body)
-    call.input = validateInput(endpoint.params, raw)
-    return next()
+  // meta without pagination or staleness takes a handful of values per endpoint
+  // (cache x tier): one frozen object each, so formats can memoize its text.
+  const metas = new Map<string, SuccessMeta>()
+  const plainMeta = (cache: 'hit' | 'miss', tier: string): SuccessMeta => {
+    const key = cache === 'hit' ? `h${tier}` : `m${tier}`
+    let meta = metas.get(key)
+    if (meta === undefined) {
+      meta = Object.freeze({ cache, category, endpoint: endpoint.name, tier })
+      metas.set(key, meta)
+    }
+    return meta
   }
+
+  // The input of a call with no parameters at all is the same every time (the
+  // schema's defaults): validated once, then copied (a resolver may not share it).
+  let emptyInput: Record<string, unknown> | undefined
+  const validateRaw = (raw: Record<string, unknown>): Record<string, unknown> => {
+    for (const _ in raw) return validateInput(endpoint.params, raw)
+    emptyInput ??= validateInput(endpoint.params, raw)
+    return { ...emptyInput }
+  }
+  // Not async: an endpoint without a body validates synchronously (a throw here
+  // still rejects, as run() is awaited inside the handler's try).
+  const validate: Step = endpoint.body
+    ? async (call, next) => {
+        const c = call as RuntimeCall
+        if (c.controlsError !== undefined) throw c.controlsError
+        const raw = rawInput(endpoint, queryKeys, c.routeParams, c.url.search.length > 1 ? c.url.searchParams : NO_QUERY)
+        raw.body = await readBody(call.request, endpoint.body!)
+        call.input = validateInput(endpoint.params, raw)
+        return next()
+      }
+    : (call, next) => {
+        const c = call as RuntimeCall
+        if (c.controlsError !== undefined) throw c.controlsError
+        // url.searchParams builds a full WHATWG URL on srvx (~30 µs per request,
+        // measured); most calls have no query string at all.
+        call.input = validateRaw(rawInput(endpoint, queryKeys, c.routeParams, c.url.search.length > 1 ? c.url.searchParams : NO_QUERY))
+        return next()
+      }
 
   // Endpoints that reach upstreams get a deadline; pure computations cannot hang
   // and skip the timer.
@@ -265,10 +294,14 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
       ctx.stableData = cacheable && !shaping
       let meta: SuccessMeta | undefined
       if (controls.includeMeta) {
-        meta = { cache: call.cache, category, endpoint: endpoint.name, tier: call.caller.tier }
-        if (call.stale) meta.stale = call.stale
-        if (shaped.pagination) meta.pagination = shaped.pagination
-        else if (ownPaging) meta.pagination = ownPaging(data)
+        if (call.stale || shaped.pagination || ownPaging) {
+          meta = { cache: call.cache, category, endpoint: endpoint.name, tier: call.caller.tier }
+          if (call.stale) meta.stale = call.stale
+          if (shaped.pagination) meta.pagination = shaped.pagination
+          else if (ownPaging) meta.pagination = ownPaging(data)
+        } else {
+          meta = plainMeta(call.cache, call.caller.tier)
+        }
       }
       const self = controls.includeLinks ? url.pathname + url.search : undefined
       const envelope = successEnvelope(shaped.data, meta, self, call.requestId, isoNow())

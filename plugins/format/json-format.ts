@@ -18,10 +18,21 @@ function dataJson(data: unknown, stable: boolean | undefined): string {
   return json
 }
 
+/** Frozen objects (the runtime's shared meta blocks) never change: their JSON is kept. */
+function frozenJson(value: object): string {
+  if (!Object.isFrozen(value)) return JSON.stringify(value)
+  let json = memo.get(value)
+  if (json === undefined) {
+    json = JSON.stringify(value)
+    memo.set(value, json)
+  }
+  return json
+}
+
 function compact(envelope: SuccessEnvelope, ctx: FormatContext): string {
   let out = `{"success":true,"data":${dataJson(envelope.data, ctx.stableData)}`
-  if (envelope.meta !== undefined) out += `,"meta":${JSON.stringify(envelope.meta)}`
-  if (envelope.links !== undefined) out += `,"links":${JSON.stringify(envelope.links)}`
+  if (envelope.meta !== undefined) out += `,"meta":${frozenJson(envelope.meta)}`
+  if (envelope.links !== undefined) out += `,"links":{"self":${JSON.stringify(envelope.links.self)}}`
   return `${out},"timestamp":"${envelope.timestamp}","request_id":"${envelope.request_id}"}`
 }
 
