@@ -5,10 +5,7 @@ import type { Dial } from './probe.ts'
 import type { TrustStore } from './trust-store.ts'
 
 // Everything the TLS resolvers share: the guarded network, the trust store,
-// deadlines and the probe pool size, and how a target is reached.
-
-/** Probes in flight per scan: enough to overlap a server's latency, few enough not to look like a flood. */
-export const PROBE_CONCURRENCY = 16
+// deadlines and the probe pool size (settings.ts), and how a target is reached.
 
 export interface TlsSettings {
   network: GuardedNetwork
@@ -17,7 +14,7 @@ export interface TlsSettings {
   handshakeTimeoutMs: number
   /** One ClientHello/ServerHello probe. */
   probeTimeoutMs: number
-  /** Probes in flight per scan. */
+  /** Probes in flight per scan (settings.ts: under the per-target bound, with headroom). */
   concurrency: number
 }
 
