@@ -1,6 +1,7 @@
 import { startDnsServer } from '../test/support/dns-server.ts'
 import type { TestDnsServer } from '../test/support/dns-server.ts'
 import { createApp } from '../runtime/app.ts'
+import { HERMETIC_ENV } from '../test/support/hermetic-env.ts'
 import { createDnsClient } from '../runtime/net/dns/dns-client.ts'
 
 // npx tsx bench/propagation.bench.ts [--rounds 20]
@@ -29,6 +30,7 @@ for (const [i, ms] of delays.entries()) {
 const timeoutMs = 400
 const { app, close } = await createApp({
   env: {
+    ...HERMETIC_ENV,
     LOG_LEVEL: 'warn',
     INFRALENS_RATE_LIMITS: 'anonymous=1000000',
     INFRALENS_CACHE_MAX_ENTRIES: '0',

@@ -2,6 +2,7 @@ import '../test/support/loopback-only.ts'
 import { spawnSync } from 'node:child_process'
 import { Writable } from 'node:stream'
 import { createApp } from '../runtime/app.ts'
+import { HERMETIC_ENV } from '../test/support/hermetic-env.ts'
 import { suiteByName } from '../plugins/tls/cipher-suites.ts'
 import type { OpensslServerOptions } from '../test/support/tls-servers.ts'
 import { runSslscan, runTestssl, startOpensslServer, toolAvailable } from '../test/support/tls-servers.ts'
@@ -56,7 +57,7 @@ const CONFIGS: Array<[string, OpensslServerOptions]> = [
 ]
 
 const service = await createApp({
-  env: { LOG_LEVEL: 'error', INFRALENS_ALLOW_PRIVATE_TARGETS: 'true', INFRALENS_CACHE_MAX_ENTRIES: '0', INFRALENS_RATE_LIMITS: 'anonymous=1000000' },
+  env: { ...HERMETIC_ENV, LOG_LEVEL: 'error', INFRALENS_ALLOW_PRIVATE_TARGETS: 'true', INFRALENS_CACHE_MAX_ENTRIES: '0', INFRALENS_RATE_LIMITS: 'anonymous=1000000' },
   logStream: new Writable({ write: (_chunk, _encoding, done) => done() }),
 })
 
