@@ -6,6 +6,7 @@ import { exchangeHttp1 } from './http1-exchange.ts'
 import { exchangeHttp2 } from './http2-exchange.ts'
 import { tlsHandshake } from './tls-handshake.ts'
 import type { WebClient } from './web-client.ts'
+import { deadlineSignal } from '../../runtime/net/deadline-signal.ts'
 import type { Exchange, TlsInfo, WebResponse } from './web-response.ts'
 
 // One GET to a site, phase by phase so each can be timed: resolve (the guard
@@ -53,8 +54,7 @@ export async function webFetch(client: WebClient, url: string, o: WebFetchOption
   if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new TypeError(`webFetch: ${target.protocol} is not http(s)`)
   const hostname = target.hostname.replace(/^\[(.*)\]$/, '$1')
   const port = target.port === '' ? defaultPort(target.protocol) : Number(target.port)
-  const timeout = AbortSignal.timeout(o.timeoutMs)
-  const signal = o.signal ? AbortSignal.any([timeout, o.signal]) : timeout
+  const signal = deadlineSignal(o.timeoutMs, o.signal)
   const started = performance.now()
 
   let addresses: string[]

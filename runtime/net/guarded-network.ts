@@ -11,6 +11,7 @@ import type { UpstreamReason } from '../errors.ts'
 import { TargetBlockedError } from './target-blocked-error.ts'
 import type { TargetPolicy } from './target-policy.ts'
 import { checkTargetText } from './target-policy.ts'
+import { deadlineSignal } from './deadline-signal.ts'
 import type { UpstreamGuard } from './upstream-guard.ts'
 
 // The one way out of the process. Every hostname is resolved with the service's
@@ -92,19 +93,6 @@ function reasonOf(error: unknown): UpstreamReason {
   return 'network'
 }
 
-const keepTimeout = Symbol('timeout')
-
-function deadline(timeoutMs: number, signal?: AbortSignal): AbortSignal {
-  const timeout = AbortSignal.timeout(timeoutMs)
-  if (!signal) return timeout
-  const combined = AbortSignal.any([timeout, signal])
-  // Node 20: AbortSignal.any holds its sources weakly, so a timeout signal nothing
-  // else references can be garbage collected before it fires, and the request then
-  // has no deadline. The combined signal keeps it reachable.
-  Object.defineProperty(combined, keepTimeout, { value: timeout })
-  return combined
-}
-
 export function createGuardedNetwork(options: GuardedNetworkOptions): GuardedNetwork {
   const defaultTimeout = options.defaultTimeoutMs ?? 10_000
   const ca = options.extraCa ? [...rootCertificates, options.extraCa] : undefined
@@ -156,7 +144,7 @@ export function createGuardedNetwork(options: GuardedNetworkOptions): GuardedNet
   // slot for the socket's whole life, so N users probing one host open at most
   // `maxConcurrent` connections to it between them.
   async function connect(o: ConnectOptions): Promise<{ socket: Socket; address: string }> {
-    const signal = deadline(o.timeoutMs ?? defaultTimeout, o.signal)
+    const signal = deadlineSignal(o.timeoutMs ?? defaultTimeout, o.signal)
     const addresses = await resolve(o.host, signal)
     let lastError: unknown
     for (const address of addresses) {
@@ -179,7 +167,7 @@ export function createGuardedNetwork(options: GuardedNetworkOptions): GuardedNet
   }
 
   async function connectTls(o: ConnectOptions & { tls?: ConnectionOptions }): Promise<{ socket: TLSSocket; address: string }> {
-    const signal = deadline(o.timeoutMs ?? defaultTimeout, o.signal)
+    const signal = deadlineSignal(o.timeoutMs ?? defaultTimeout, o.signal)
     const { socket: raw, address } = await connect({ ...o, signal })
     return new Promise((resolveTls, reject) => {
       const servername = isIP(o.host.replace(/^\[(.*)\]$/, '$1')) ? undefined : o.host
@@ -210,7 +198,7 @@ export function createGuardedNetwork(options: GuardedNetworkOptions): GuardedNet
     const target = new URL(url)
     if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new TypeError(`Only http(s) URLs can be fetched, not ${target.protocol}`)
     const upstream = o.upstream ?? target.hostname
-    const signal = deadline(o.timeoutMs ?? defaultTimeout, o.signal)
+    const signal = deadlineSignal(o.timeoutMs ?? defaultTimeout, o.signal)
     const [address] = await resolve(o.address ?? target.hostname, signal)
     const maxBytes = o.maxBytes ?? 8 * 1024 * 1024
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest
