@@ -1326,6 +1326,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The one-call domain report: DNS, DNSSEC, email health, TLS, security headers and registration together, scored per area and overall, with the most severe findings first
+         * @description Asks /api/dns/lookup, /api/dns/dnssec, /api/email/health, /api/tls/analyze, /api/web/security-headers and /api/domain/age + /api/domain/registrar in parallel, through their caches, each area under its own deadline. An area that fails is reported as `failed` with the error code and message, one that does not apply as `skipped` with the reason (a name without an address has no TLS or web server); the rest still answer. Only when no area answers is the request a 502. Areas score 0-100 (email, TLS and web: their own score or grade; DNSSEC: secure 100, insecure 60, bogus 0); the overall score is the weighted mean of the scored areas, graded A+ >= 97, A >= 90, B >= 80, C >= 70, D >= 60, F below. The answer is cached for the shortest freshness of its parts (30 s when one failed).
+         */
+        get: operations["flagshipReportByQuery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/report/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The one-call domain report: DNS, DNSSEC, email health, TLS, security headers and registration together, scored per area and overall, with the most severe findings first
+         * @description Asks /api/dns/lookup, /api/dns/dnssec, /api/email/health, /api/tls/analyze, /api/web/security-headers and /api/domain/age + /api/domain/registrar in parallel, through their caches, each area under its own deadline. An area that fails is reported as `failed` with the error code and message, one that does not apply as `skipped` with the reason (a name without an address has no TLS or web server); the rest still answer. Only when no area answers is the request a 502. Areas score 0-100 (email, TLS and web: their own score or grade; DNSSEC: secure 100, insecure 60, bogus 0); the overall score is the weighted mean of the scored areas, graded A+ >= 97, A >= 90, B >= 80, C >= 70, D >= 60, F below. The answer is cached for the shortest freshness of its parts (30 s when one failed).
+         */
+        get: operations["flagshipReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reverse-dns": {
         parameters: {
             query?: never;
@@ -2052,6 +2092,22 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/xml": string;
+                "application/yaml": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The service cannot answer this yet (service_unavailable) */
+        ServiceUnavailable: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
@@ -7299,9 +7355,11 @@ export interface operations {
                                 severity: "critical" | "warning" | "info";
                                 zone: string;
                             }[];
-                            /** @description The zone (delegation) where the chain of trust provably ends */
+                            /** @description The zone where the chain of trust provably ends: the unsigned (or unsupported) child zone of a delegation without usable DS, or, for opt_out and nsec3_iterations, the signed zone whose own proof cannot rule out an unsigned delegation */
                             insecure_at: string | null;
                             message: string;
+                            /** @description For reason opt_out: the name that falls in the NSEC3 opt-out span (the proof's next closer name); an unsigned delegation may exist there */
+                            opt_out_name: string | null;
                             /** @description Why, as a code: bad_signature, expired, not_yet_valid, missing_rrsig, no_matching_key, ds_dnskey_mismatch, dnskey_missing, missing_denial, invalid_denial (bogus); unsigned_delegation, opt_out, unsupported_algorithm, unsupported_digest, nsec3_iterations (insecure); no_trust_anchor, unsupported_trust_anchor, resolver_failure (indeterminate) */
                             reason: string | null;
                             resolver: {
@@ -7494,9 +7552,11 @@ export interface operations {
                                 severity: "critical" | "warning" | "info";
                                 zone: string;
                             }[];
-                            /** @description The zone (delegation) where the chain of trust provably ends */
+                            /** @description The zone where the chain of trust provably ends: the unsigned (or unsupported) child zone of a delegation without usable DS, or, for opt_out and nsec3_iterations, the signed zone whose own proof cannot rule out an unsigned delegation */
                             insecure_at: string | null;
                             message: string;
+                            /** @description For reason opt_out: the name that falls in the NSEC3 opt-out span (the proof's next closer name); an unsigned delegation may exist there */
+                            opt_out_name: string | null;
                             /** @description Why, as a code: bad_signature, expired, not_yet_valid, missing_rrsig, no_matching_key, ds_dnskey_mismatch, dnskey_missing, missing_denial, invalid_denial (bogus); unsigned_delegation, opt_out, unsupported_algorithm, unsupported_digest, nsec3_iterations (insecure); no_trust_anchor, unsupported_trust_anchor, resolver_failure (indeterminate) */
                             reason: string | null;
                             resolver: {
@@ -7746,9 +7806,11 @@ export interface operations {
                                 severity: "critical" | "warning" | "info";
                                 zone: string;
                             }[];
-                            /** @description The zone (delegation) where the chain of trust provably ends */
+                            /** @description The zone where the chain of trust provably ends: the unsigned (or unsupported) child zone of a delegation without usable DS, or, for opt_out and nsec3_iterations, the signed zone whose own proof cannot rule out an unsigned delegation */
                             insecure_at: string | null;
                             message: string;
+                            /** @description For reason opt_out: the name that falls in the NSEC3 opt-out span (the proof's next closer name); an unsigned delegation may exist there */
+                            opt_out_name: string | null;
                             /** @description Why, as a code: bad_signature, expired, not_yet_valid, missing_rrsig, no_matching_key, ds_dnskey_mismatch, dnskey_missing, missing_denial, invalid_denial (bogus); unsigned_delegation, opt_out, unsupported_algorithm, unsupported_digest, nsec3_iterations (insecure); no_trust_anchor, unsupported_trust_anchor, resolver_failure (indeterminate) */
                             reason: string | null;
                             resolver: {
@@ -7941,9 +8003,11 @@ export interface operations {
                                 severity: "critical" | "warning" | "info";
                                 zone: string;
                             }[];
-                            /** @description The zone (delegation) where the chain of trust provably ends */
+                            /** @description The zone where the chain of trust provably ends: the unsigned (or unsupported) child zone of a delegation without usable DS, or, for opt_out and nsec3_iterations, the signed zone whose own proof cannot rule out an unsigned delegation */
                             insecure_at: string | null;
                             message: string;
+                            /** @description For reason opt_out: the name that falls in the NSEC3 opt-out span (the proof's next closer name); an unsigned delegation may exist there */
+                            opt_out_name: string | null;
                             /** @description Why, as a code: bad_signature, expired, not_yet_valid, missing_rrsig, no_matching_key, ds_dnskey_mismatch, dnskey_missing, missing_denial, invalid_denial (bogus); unsigned_delegation, opt_out, unsupported_algorithm, unsupported_digest, nsec3_iterations (insecure); no_trust_anchor, unsupported_trust_anchor, resolver_failure (indeterminate) */
                             reason: string | null;
                             resolver: {
@@ -9172,13 +9236,13 @@ export interface operations {
                 fields?: components["parameters"]["fields"];
                 /** @description Serialization of the response */
                 format?: components["parameters"]["format"];
-                /** @description HELO/EHLO name for %{h}; default <domain> */
+                /** @description HELO/EHLO name (%{h}); default <domain>. Without sender, the HELO identity is checked (RFC 7208 §2.3), so it must be <domain> */
                 helo?: string;
                 /** @description Explicitly include or drop links (wins over compact) */
                 include_links?: components["parameters"]["include_links"];
                 /** @description Explicitly include or drop meta (wins over compact) */
                 include_meta?: components["parameters"]["include_meta"];
-                /** @description Evaluate check_host() for this client IP (RFC 7208) */
+                /** @description Evaluate check_host() for this client IP (RFC 7208); sender and helo need it */
                 ip?: string;
                 /** @description Items per list (1-1000) */
                 limit?: components["parameters"]["limit"];
@@ -9188,7 +9252,7 @@ export interface operations {
                 order?: components["parameters"]["order"];
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
-                /** @description MAIL FROM address for macros (%{s}, %{l}, %{o}); default postmaster@<domain> */
+                /** @description MAIL FROM address, at <domain> (%{s}, %{l}, %{o}); default postmaster@<domain>. Empty (or "<>") is the null reverse-path, checked as postmaster@<helo> (RFC 7208 §2.4) */
                 sender?: string;
                 /** @description Dotted key to sort the endpoint's lists by */
                 sort?: components["parameters"]["sort"];
@@ -9220,6 +9284,11 @@ export interface operations {
                                 dns_lookups: number;
                                 explanation: string | null;
                                 helo: string;
+                                /**
+                                 * @description mail_from: the MAIL FROM identity (postmaster@<helo> for a null sender); helo: the HELO identity (helo given without sender)
+                                 * @enum {string}
+                                 */
+                                identity: "mail_from" | "helo";
                                 ip: string;
                                 matched: {
                                     domain: string;
@@ -9337,6 +9406,11 @@ export interface operations {
                                 dns_lookups: number;
                                 explanation: string | null;
                                 helo: string;
+                                /**
+                                 * @description mail_from: the MAIL FROM identity (postmaster@<helo> for a null sender); helo: the HELO identity (helo given without sender)
+                                 * @enum {string}
+                                 */
+                                identity: "mail_from" | "helo";
                                 ip: string;
                                 matched: {
                                     domain: string;
@@ -9466,13 +9540,13 @@ export interface operations {
                 fields?: components["parameters"]["fields"];
                 /** @description Serialization of the response */
                 format?: components["parameters"]["format"];
-                /** @description HELO/EHLO name for %{h}; default <domain> */
+                /** @description HELO/EHLO name (%{h}); default <domain>. Without sender, the HELO identity is checked (RFC 7208 §2.3), so it must be <domain> */
                 helo?: string;
                 /** @description Explicitly include or drop links (wins over compact) */
                 include_links?: components["parameters"]["include_links"];
                 /** @description Explicitly include or drop meta (wins over compact) */
                 include_meta?: components["parameters"]["include_meta"];
-                /** @description Evaluate check_host() for this client IP (RFC 7208) */
+                /** @description Evaluate check_host() for this client IP (RFC 7208); sender and helo need it */
                 ip?: string;
                 /** @description Items per list (1-1000) */
                 limit?: components["parameters"]["limit"];
@@ -9482,7 +9556,7 @@ export interface operations {
                 order?: components["parameters"]["order"];
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
-                /** @description MAIL FROM address for macros (%{s}, %{l}, %{o}); default postmaster@<domain> */
+                /** @description MAIL FROM address, at <domain> (%{s}, %{l}, %{o}); default postmaster@<domain>. Empty (or "<>") is the null reverse-path, checked as postmaster@<helo> (RFC 7208 §2.4) */
                 sender?: string;
                 /** @description Dotted key to sort the endpoint's lists by */
                 sort?: components["parameters"]["sort"];
@@ -9517,6 +9591,11 @@ export interface operations {
                                 dns_lookups: number;
                                 explanation: string | null;
                                 helo: string;
+                                /**
+                                 * @description mail_from: the MAIL FROM identity (postmaster@<helo> for a null sender); helo: the HELO identity (helo given without sender)
+                                 * @enum {string}
+                                 */
+                                identity: "mail_from" | "helo";
                                 ip: string;
                                 matched: {
                                     domain: string;
@@ -9634,6 +9713,11 @@ export interface operations {
                                 dns_lookups: number;
                                 explanation: string | null;
                                 helo: string;
+                                /**
+                                 * @description mail_from: the MAIL FROM identity (postmaster@<helo> for a null sender); helo: the HELO identity (helo given without sender)
+                                 * @enum {string}
+                                 */
+                                identity: "mail_from" | "helo";
                                 ip: string;
                                 matched: {
                                     domain: string;
@@ -12541,6 +12625,7 @@ export interface operations {
                                 };
                             };
                             mx: {
+                                /** @description Some MX host (or, without MX, the domain itself) has an address to deliver to */
                                 accepts_mail: boolean;
                                 domain: string;
                                 findings: {
@@ -12556,7 +12641,7 @@ export interface operations {
                                 }[];
                                 /** @description No MX records, but an address: senders deliver to the domain itself (RFC 5321 §5.1) */
                                 implicit_mx: boolean;
-                                /** @description RFC 7505 "MX 0 .": the domain accepts no mail */
+                                /** @description A null MX ("MX 0 .", RFC 7505) is published; alone it means the domain accepts no mail, beside other MX records it is an error (mx.null_mixed) */
                                 null_mx: boolean;
                                 /** @description By preference, lowest (most preferred) first */
                                 records: {
@@ -12758,6 +12843,11 @@ export interface operations {
                                     dns_lookups: number;
                                     explanation: string | null;
                                     helo: string;
+                                    /**
+                                     * @description mail_from: the MAIL FROM identity (postmaster@<helo> for a null sender); helo: the HELO identity (helo given without sender)
+                                     * @enum {string}
+                                     */
+                                    identity: "mail_from" | "helo";
                                     ip: string;
                                     matched: {
                                         domain: string;
@@ -13130,6 +13220,7 @@ export interface operations {
                                 };
                             };
                             mx: {
+                                /** @description Some MX host (or, without MX, the domain itself) has an address to deliver to */
                                 accepts_mail: boolean;
                                 domain: string;
                                 findings: {
@@ -13145,7 +13236,7 @@ export interface operations {
                                 }[];
                                 /** @description No MX records, but an address: senders deliver to the domain itself (RFC 5321 §5.1) */
                                 implicit_mx: boolean;
-                                /** @description RFC 7505 "MX 0 .": the domain accepts no mail */
+                                /** @description A null MX ("MX 0 .", RFC 7505) is published; alone it means the domain accepts no mail, beside other MX records it is an error (mx.null_mixed) */
                                 null_mx: boolean;
                                 /** @description By preference, lowest (most preferred) first */
                                 records: {
@@ -13347,6 +13438,11 @@ export interface operations {
                                     dns_lookups: number;
                                     explanation: string | null;
                                     helo: string;
+                                    /**
+                                     * @description mail_from: the MAIL FROM identity (postmaster@<helo> for a null sender); helo: the HELO identity (helo given without sender)
+                                     * @enum {string}
+                                     */
+                                    identity: "mail_from" | "helo";
                                     ip: string;
                                     matched: {
                                         domain: string;
@@ -13778,6 +13874,7 @@ export interface operations {
                                 };
                             };
                             mx: {
+                                /** @description Some MX host (or, without MX, the domain itself) has an address to deliver to */
                                 accepts_mail: boolean;
                                 domain: string;
                                 findings: {
@@ -13793,7 +13890,7 @@ export interface operations {
                                 }[];
                                 /** @description No MX records, but an address: senders deliver to the domain itself (RFC 5321 §5.1) */
                                 implicit_mx: boolean;
-                                /** @description RFC 7505 "MX 0 .": the domain accepts no mail */
+                                /** @description A null MX ("MX 0 .", RFC 7505) is published; alone it means the domain accepts no mail, beside other MX records it is an error (mx.null_mixed) */
                                 null_mx: boolean;
                                 /** @description By preference, lowest (most preferred) first */
                                 records: {
@@ -13995,6 +14092,11 @@ export interface operations {
                                     dns_lookups: number;
                                     explanation: string | null;
                                     helo: string;
+                                    /**
+                                     * @description mail_from: the MAIL FROM identity (postmaster@<helo> for a null sender); helo: the HELO identity (helo given without sender)
+                                     * @enum {string}
+                                     */
+                                    identity: "mail_from" | "helo";
                                     ip: string;
                                     matched: {
                                         domain: string;
@@ -14367,6 +14469,7 @@ export interface operations {
                                 };
                             };
                             mx: {
+                                /** @description Some MX host (or, without MX, the domain itself) has an address to deliver to */
                                 accepts_mail: boolean;
                                 domain: string;
                                 findings: {
@@ -14382,7 +14485,7 @@ export interface operations {
                                 }[];
                                 /** @description No MX records, but an address: senders deliver to the domain itself (RFC 5321 §5.1) */
                                 implicit_mx: boolean;
-                                /** @description RFC 7505 "MX 0 .": the domain accepts no mail */
+                                /** @description A null MX ("MX 0 .", RFC 7505) is published; alone it means the domain accepts no mail, beside other MX records it is an error (mx.null_mixed) */
                                 null_mx: boolean;
                                 /** @description By preference, lowest (most preferred) first */
                                 records: {
@@ -14584,6 +14687,11 @@ export interface operations {
                                     dns_lookups: number;
                                     explanation: string | null;
                                     helo: string;
+                                    /**
+                                     * @description mail_from: the MAIL FROM identity (postmaster@<helo> for a null sender); helo: the HELO identity (helo given without sender)
+                                     * @enum {string}
+                                     */
+                                    identity: "mail_from" | "helo";
                                     ip: string;
                                     matched: {
                                         domain: string;
@@ -16267,6 +16375,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description Some MX host (or, without MX, the domain itself) has an address to deliver to */
                             accepts_mail: boolean;
                             domain: string;
                             findings: {
@@ -16282,7 +16391,7 @@ export interface operations {
                             }[];
                             /** @description No MX records, but an address: senders deliver to the domain itself (RFC 5321 §5.1) */
                             implicit_mx: boolean;
-                            /** @description RFC 7505 "MX 0 .": the domain accepts no mail */
+                            /** @description A null MX ("MX 0 .", RFC 7505) is published; alone it means the domain accepts no mail, beside other MX records it is an error (mx.null_mixed) */
                             null_mx: boolean;
                             /** @description By preference, lowest (most preferred) first */
                             records: {
@@ -16319,6 +16428,7 @@ export interface operations {
                     "application/xml": string;
                     "application/yaml": {
                         data: {
+                            /** @description Some MX host (or, without MX, the domain itself) has an address to deliver to */
                             accepts_mail: boolean;
                             domain: string;
                             findings: {
@@ -16334,7 +16444,7 @@ export interface operations {
                             }[];
                             /** @description No MX records, but an address: senders deliver to the domain itself (RFC 5321 §5.1) */
                             implicit_mx: boolean;
-                            /** @description RFC 7505 "MX 0 .": the domain accepts no mail */
+                            /** @description A null MX ("MX 0 .", RFC 7505) is published; alone it means the domain accepts no mail, beside other MX records it is an error (mx.null_mixed) */
                             null_mx: boolean;
                             /** @description By preference, lowest (most preferred) first */
                             records: {
@@ -16428,6 +16538,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description Some MX host (or, without MX, the domain itself) has an address to deliver to */
                             accepts_mail: boolean;
                             domain: string;
                             findings: {
@@ -16443,7 +16554,7 @@ export interface operations {
                             }[];
                             /** @description No MX records, but an address: senders deliver to the domain itself (RFC 5321 §5.1) */
                             implicit_mx: boolean;
-                            /** @description RFC 7505 "MX 0 .": the domain accepts no mail */
+                            /** @description A null MX ("MX 0 .", RFC 7505) is published; alone it means the domain accepts no mail, beside other MX records it is an error (mx.null_mixed) */
                             null_mx: boolean;
                             /** @description By preference, lowest (most preferred) first */
                             records: {
@@ -16480,6 +16591,7 @@ export interface operations {
                     "application/xml": string;
                     "application/yaml": {
                         data: {
+                            /** @description Some MX host (or, without MX, the domain itself) has an address to deliver to */
                             accepts_mail: boolean;
                             domain: string;
                             findings: {
@@ -16495,7 +16607,7 @@ export interface operations {
                             }[];
                             /** @description No MX records, but an address: senders deliver to the domain itself (RFC 5321 §5.1) */
                             implicit_mx: boolean;
-                            /** @description RFC 7505 "MX 0 .": the domain accepts no mail */
+                            /** @description A null MX ("MX 0 .", RFC 7505) is published; alone it means the domain accepts no mail, beside other MX records it is an error (mx.null_mixed) */
                             null_mx: boolean;
                             /** @description By preference, lowest (most preferred) first */
                             records: {
@@ -16554,13 +16666,13 @@ export interface operations {
                 fields?: components["parameters"]["fields"];
                 /** @description Serialization of the response */
                 format?: components["parameters"]["format"];
-                /** @description HELO/EHLO name for %{h}; default <domain> */
+                /** @description HELO/EHLO name (%{h}); default <domain>. Without sender, the HELO identity is checked (RFC 7208 §2.3), so it must be <domain> */
                 helo?: string;
                 /** @description Explicitly include or drop links (wins over compact) */
                 include_links?: components["parameters"]["include_links"];
                 /** @description Explicitly include or drop meta (wins over compact) */
                 include_meta?: components["parameters"]["include_meta"];
-                /** @description Evaluate check_host() for this client IP (RFC 7208) */
+                /** @description Evaluate check_host() for this client IP (RFC 7208); sender and helo need it */
                 ip?: string;
                 /** @description Items per list (1-1000) */
                 limit?: components["parameters"]["limit"];
@@ -16570,7 +16682,7 @@ export interface operations {
                 order?: components["parameters"]["order"];
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
-                /** @description MAIL FROM address for macros (%{s}, %{l}, %{o}); default postmaster@<domain> */
+                /** @description MAIL FROM address, at <domain> (%{s}, %{l}, %{o}); default postmaster@<domain>. Empty (or "<>") is the null reverse-path, checked as postmaster@<helo> (RFC 7208 §2.4) */
                 sender?: string;
                 /** @description Dotted key to sort the endpoint's lists by */
                 sort?: components["parameters"]["sort"];
@@ -16602,6 +16714,11 @@ export interface operations {
                                 dns_lookups: number;
                                 explanation: string | null;
                                 helo: string;
+                                /**
+                                 * @description mail_from: the MAIL FROM identity (postmaster@<helo> for a null sender); helo: the HELO identity (helo given without sender)
+                                 * @enum {string}
+                                 */
+                                identity: "mail_from" | "helo";
                                 ip: string;
                                 matched: {
                                     domain: string;
@@ -16719,6 +16836,11 @@ export interface operations {
                                 dns_lookups: number;
                                 explanation: string | null;
                                 helo: string;
+                                /**
+                                 * @description mail_from: the MAIL FROM identity (postmaster@<helo> for a null sender); helo: the HELO identity (helo given without sender)
+                                 * @enum {string}
+                                 */
+                                identity: "mail_from" | "helo";
                                 ip: string;
                                 matched: {
                                     domain: string;
@@ -16848,13 +16970,13 @@ export interface operations {
                 fields?: components["parameters"]["fields"];
                 /** @description Serialization of the response */
                 format?: components["parameters"]["format"];
-                /** @description HELO/EHLO name for %{h}; default <domain> */
+                /** @description HELO/EHLO name (%{h}); default <domain>. Without sender, the HELO identity is checked (RFC 7208 §2.3), so it must be <domain> */
                 helo?: string;
                 /** @description Explicitly include or drop links (wins over compact) */
                 include_links?: components["parameters"]["include_links"];
                 /** @description Explicitly include or drop meta (wins over compact) */
                 include_meta?: components["parameters"]["include_meta"];
-                /** @description Evaluate check_host() for this client IP (RFC 7208) */
+                /** @description Evaluate check_host() for this client IP (RFC 7208); sender and helo need it */
                 ip?: string;
                 /** @description Items per list (1-1000) */
                 limit?: components["parameters"]["limit"];
@@ -16864,7 +16986,7 @@ export interface operations {
                 order?: components["parameters"]["order"];
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
-                /** @description MAIL FROM address for macros (%{s}, %{l}, %{o}); default postmaster@<domain> */
+                /** @description MAIL FROM address, at <domain> (%{s}, %{l}, %{o}); default postmaster@<domain>. Empty (or "<>") is the null reverse-path, checked as postmaster@<helo> (RFC 7208 §2.4) */
                 sender?: string;
                 /** @description Dotted key to sort the endpoint's lists by */
                 sort?: components["parameters"]["sort"];
@@ -16899,6 +17021,11 @@ export interface operations {
                                 dns_lookups: number;
                                 explanation: string | null;
                                 helo: string;
+                                /**
+                                 * @description mail_from: the MAIL FROM identity (postmaster@<helo> for a null sender); helo: the HELO identity (helo given without sender)
+                                 * @enum {string}
+                                 */
+                                identity: "mail_from" | "helo";
                                 ip: string;
                                 matched: {
                                     domain: string;
@@ -17016,6 +17143,11 @@ export interface operations {
                                 dns_lookups: number;
                                 explanation: string | null;
                                 helo: string;
+                                /**
+                                 * @description mail_from: the MAIL FROM identity (postmaster@<helo> for a null sender); helo: the HELO identity (helo given without sender)
+                                 * @enum {string}
+                                 */
+                                identity: "mail_from" | "helo";
                                 ip: string;
                                 matched: {
                                     domain: string;
@@ -18765,6 +18897,1265 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["UpstreamError"];
+            /** @description Not ready: a readiness check failed (data not loaded yet, ...); details.checks has every check (service_unavailable) */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    flagshipReportByQuery: {
+        parameters: {
+            query: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Domain name; IDN, trailing dot, scheme and path are accepted and normalized */
+                domain: string;
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description The https port the TLS and web areas check (443 by default) */
+                port?: string;
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            areas: {
+                                /** @description weight 15 */
+                                dns: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 10 */
+                                dnssec: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 20 */
+                                email: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 10 */
+                                registration: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 25 */
+                                tls: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 20 */
+                                web: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                            };
+                            /** @description false when an area failed: the score stands on the areas that answered */
+                            complete: boolean;
+                            domain: string;
+                            /** @description The most severe findings of all areas, most severe first (at most 25; findings_total counts all) */
+                            findings: {
+                                /** @enum {string} */
+                                area: "dns" | "dnssec" | "email" | "tls" | "web" | "registration";
+                                fix: string | null;
+                                /** @description The part's own stable id (e.g. spf.missing, hsts.missing, certificate_expired) */
+                                id: string;
+                                message: string;
+                                /** @enum {string} */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                            }[];
+                            findings_total: number;
+                            /** @description Grade of the score: A+ >= 97, A >= 90, B >= 80, C >= 70, D >= 60, F below */
+                            grade: ("A+" | "A" | "B" | "C" | "D" | "F") | null;
+                            /** @description The https port the TLS and web areas checked */
+                            port: number;
+                            /** @description Registrar and dates from RDAP; null when the registration area did not answer */
+                            registration: {
+                                age_days: number | null;
+                                created: string | null;
+                                days_to_expiry: number | null;
+                                expires: string | null;
+                                registrar: string | null;
+                            } | null;
+                            /** @description 0-100: weighted mean of the scored areas; null when none could be scored */
+                            score: number | null;
+                            severity_counts: {
+                                critical: number;
+                                high: number;
+                                info: number;
+                                low: number;
+                                medium: number;
+                            };
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            areas: {
+                                /** @description weight 15 */
+                                dns: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 10 */
+                                dnssec: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 20 */
+                                email: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 10 */
+                                registration: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 25 */
+                                tls: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 20 */
+                                web: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                            };
+                            /** @description false when an area failed: the score stands on the areas that answered */
+                            complete: boolean;
+                            domain: string;
+                            /** @description The most severe findings of all areas, most severe first (at most 25; findings_total counts all) */
+                            findings: {
+                                /** @enum {string} */
+                                area: "dns" | "dnssec" | "email" | "tls" | "web" | "registration";
+                                fix: string | null;
+                                /** @description The part's own stable id (e.g. spf.missing, hsts.missing, certificate_expired) */
+                                id: string;
+                                message: string;
+                                /** @enum {string} */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                            }[];
+                            findings_total: number;
+                            /** @description Grade of the score: A+ >= 97, A >= 90, B >= 80, C >= 70, D >= 60, F below */
+                            grade: ("A+" | "A" | "B" | "C" | "D" | "F") | null;
+                            /** @description The https port the TLS and web areas checked */
+                            port: number;
+                            /** @description Registrar and dates from RDAP; null when the registration area did not answer */
+                            registration: {
+                                age_days: number | null;
+                                created: string | null;
+                                days_to_expiry: number | null;
+                                expires: string | null;
+                                registrar: string | null;
+                            } | null;
+                            /** @description 0-100: weighted mean of the scored areas; null when none could be scored */
+                            score: number | null;
+                            severity_counts: {
+                                critical: number;
+                                high: number;
+                                info: number;
+                                low: number;
+                                medium: number;
+                            };
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    flagshipReport: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description The https port the TLS and web areas check (443 by default) */
+                port?: string;
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path: {
+                /** @description Domain name; IDN, trailing dot, scheme and path are accepted and normalized */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            areas: {
+                                /** @description weight 15 */
+                                dns: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 10 */
+                                dnssec: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 20 */
+                                email: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 10 */
+                                registration: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 25 */
+                                tls: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 20 */
+                                web: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                            };
+                            /** @description false when an area failed: the score stands on the areas that answered */
+                            complete: boolean;
+                            domain: string;
+                            /** @description The most severe findings of all areas, most severe first (at most 25; findings_total counts all) */
+                            findings: {
+                                /** @enum {string} */
+                                area: "dns" | "dnssec" | "email" | "tls" | "web" | "registration";
+                                fix: string | null;
+                                /** @description The part's own stable id (e.g. spf.missing, hsts.missing, certificate_expired) */
+                                id: string;
+                                message: string;
+                                /** @enum {string} */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                            }[];
+                            findings_total: number;
+                            /** @description Grade of the score: A+ >= 97, A >= 90, B >= 80, C >= 70, D >= 60, F below */
+                            grade: ("A+" | "A" | "B" | "C" | "D" | "F") | null;
+                            /** @description The https port the TLS and web areas checked */
+                            port: number;
+                            /** @description Registrar and dates from RDAP; null when the registration area did not answer */
+                            registration: {
+                                age_days: number | null;
+                                created: string | null;
+                                days_to_expiry: number | null;
+                                expires: string | null;
+                                registrar: string | null;
+                            } | null;
+                            /** @description 0-100: weighted mean of the scored areas; null when none could be scored */
+                            score: number | null;
+                            severity_counts: {
+                                critical: number;
+                                high: number;
+                                info: number;
+                                low: number;
+                                medium: number;
+                            };
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            areas: {
+                                /** @description weight 15 */
+                                dns: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 10 */
+                                dnssec: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 20 */
+                                email: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 10 */
+                                registration: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 25 */
+                                tls: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 20 */
+                                web: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                            };
+                            /** @description false when an area failed: the score stands on the areas that answered */
+                            complete: boolean;
+                            domain: string;
+                            /** @description The most severe findings of all areas, most severe first (at most 25; findings_total counts all) */
+                            findings: {
+                                /** @enum {string} */
+                                area: "dns" | "dnssec" | "email" | "tls" | "web" | "registration";
+                                fix: string | null;
+                                /** @description The part's own stable id (e.g. spf.missing, hsts.missing, certificate_expired) */
+                                id: string;
+                                message: string;
+                                /** @enum {string} */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                            }[];
+                            findings_total: number;
+                            /** @description Grade of the score: A+ >= 97, A >= 90, B >= 80, C >= 70, D >= 60, F below */
+                            grade: ("A+" | "A" | "B" | "C" | "D" | "F") | null;
+                            /** @description The https port the TLS and web areas checked */
+                            port: number;
+                            /** @description Registrar and dates from RDAP; null when the registration area did not answer */
+                            registration: {
+                                age_days: number | null;
+                                created: string | null;
+                                days_to_expiry: number | null;
+                                expires: string | null;
+                                registrar: string | null;
+                            } | null;
+                            /** @description 0-100: weighted mean of the scored areas; null when none could be scored */
+                            score: number | null;
+                            severity_counts: {
+                                critical: number;
+                                high: number;
+                                info: number;
+                                low: number;
+                                medium: number;
+                            };
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+            504: components["responses"]["Timeout"];
         };
     };
     networkReverseDnsByQuery: {
@@ -19149,6 +20540,8 @@ export interface operations {
                                 age_seconds: number;
                                 /** @description last time the source answered (a new set, or unchanged) */
                                 checked_at: string | null;
+                                /** @description VRPs of the export not used because they had expired (their expires time passed), at load or since */
+                                expired_dropped: number;
                                 /** @description when the export was generated (its metadata), ISO 8601 */
                                 generated_at: string | null;
                                 ipv4: number;
@@ -19156,6 +20549,8 @@ export interface operations {
                                 /** @description why the latest refresh failed, if it did: the set above is the last good one */
                                 last_refresh_error: string | null;
                                 loaded_at: string;
+                                /** @description when the next VRP of the set expires and is dropped, ISO 8601; null when the export gives no expiry times */
+                                next_expiry: string | null;
                                 /** @description entries of the export that were not valid VRPs (ignored) */
                                 rejected: number;
                                 /** @description INFRALENS_VRP_URL: where the VRPs come from */
@@ -19249,6 +20644,8 @@ export interface operations {
                                 age_seconds: number;
                                 /** @description last time the source answered (a new set, or unchanged) */
                                 checked_at: string | null;
+                                /** @description VRPs of the export not used because they had expired (their expires time passed), at load or since */
+                                expired_dropped: number;
                                 /** @description when the export was generated (its metadata), ISO 8601 */
                                 generated_at: string | null;
                                 ipv4: number;
@@ -19256,6 +20653,8 @@ export interface operations {
                                 /** @description why the latest refresh failed, if it did: the set above is the last good one */
                                 last_refresh_error: string | null;
                                 loaded_at: string;
+                                /** @description when the next VRP of the set expires and is dropped, ISO 8601; null when the export gives no expiry times */
+                                next_expiry: string | null;
                                 /** @description entries of the export that were not valid VRPs (ignored) */
                                 rejected: number;
                                 /** @description INFRALENS_VRP_URL: where the VRPs come from */
@@ -19408,6 +20807,8 @@ export interface operations {
                                 age_seconds: number;
                                 /** @description last time the source answered (a new set, or unchanged) */
                                 checked_at: string | null;
+                                /** @description VRPs of the export not used because they had expired (their expires time passed), at load or since */
+                                expired_dropped: number;
                                 /** @description when the export was generated (its metadata), ISO 8601 */
                                 generated_at: string | null;
                                 ipv4: number;
@@ -19415,6 +20816,8 @@ export interface operations {
                                 /** @description why the latest refresh failed, if it did: the set above is the last good one */
                                 last_refresh_error: string | null;
                                 loaded_at: string;
+                                /** @description when the next VRP of the set expires and is dropped, ISO 8601; null when the export gives no expiry times */
+                                next_expiry: string | null;
                                 /** @description entries of the export that were not valid VRPs (ignored) */
                                 rejected: number;
                                 /** @description INFRALENS_VRP_URL: where the VRPs come from */
@@ -19508,6 +20911,8 @@ export interface operations {
                                 age_seconds: number;
                                 /** @description last time the source answered (a new set, or unchanged) */
                                 checked_at: string | null;
+                                /** @description VRPs of the export not used because they had expired (their expires time passed), at load or since */
+                                expired_dropped: number;
                                 /** @description when the export was generated (its metadata), ISO 8601 */
                                 generated_at: string | null;
                                 ipv4: number;
@@ -19515,6 +20920,8 @@ export interface operations {
                                 /** @description why the latest refresh failed, if it did: the set above is the last good one */
                                 last_refresh_error: string | null;
                                 loaded_at: string;
+                                /** @description when the next VRP of the set expires and is dropped, ISO 8601; null when the export gives no expiry times */
+                                next_expiry: string | null;
                                 /** @description entries of the export that were not valid VRPs (ignored) */
                                 rejected: number;
                                 /** @description INFRALENS_VRP_URL: where the VRPs come from */
@@ -21012,7 +22419,7 @@ export interface operations {
                                 subject: string;
                             };
                             chain: {
-                                /** @description system: Node’s bundled roots; extra: INFRALENS_EXTRA_CA_FILE */
+                                /** @description system: the operating system’s root bundle (SSL_CERT_FILE, else /etc/ssl/certs/ca-certificates.crt), or Node’s bundled Mozilla roots where there is none; extra: INFRALENS_EXTRA_CA_FILE */
                                 anchor_source: ("system" | "extra") | null;
                                 anchored: boolean;
                                 complete: boolean;
@@ -21143,7 +22550,7 @@ export interface operations {
                                 subject: string;
                             };
                             chain: {
-                                /** @description system: Node’s bundled roots; extra: INFRALENS_EXTRA_CA_FILE */
+                                /** @description system: the operating system’s root bundle (SSL_CERT_FILE, else /etc/ssl/certs/ca-certificates.crt), or Node’s bundled Mozilla roots where there is none; extra: INFRALENS_EXTRA_CA_FILE */
                                 anchor_source: ("system" | "extra") | null;
                                 anchored: boolean;
                                 complete: boolean;
@@ -21331,7 +22738,7 @@ export interface operations {
                                 subject: string;
                             };
                             chain: {
-                                /** @description system: Node’s bundled roots; extra: INFRALENS_EXTRA_CA_FILE */
+                                /** @description system: the operating system’s root bundle (SSL_CERT_FILE, else /etc/ssl/certs/ca-certificates.crt), or Node’s bundled Mozilla roots where there is none; extra: INFRALENS_EXTRA_CA_FILE */
                                 anchor_source: ("system" | "extra") | null;
                                 anchored: boolean;
                                 complete: boolean;
@@ -21462,7 +22869,7 @@ export interface operations {
                                 subject: string;
                             };
                             chain: {
-                                /** @description system: Node’s bundled roots; extra: INFRALENS_EXTRA_CA_FILE */
+                                /** @description system: the operating system’s root bundle (SSL_CERT_FILE, else /etc/ssl/certs/ca-certificates.crt), or Node’s bundled Mozilla roots where there is none; extra: INFRALENS_EXTRA_CA_FILE */
                                 anchor_source: ("system" | "extra") | null;
                                 anchored: boolean;
                                 complete: boolean;
@@ -22437,6 +23844,16 @@ export interface operations {
                                 strength: "insecure" | "weak" | "secure" | "recommended";
                             }[];
                             duration_ms: number;
+                            /** @description What stands out in the scan (a server that answers TLS but accepts nothing) */
+                            findings: {
+                                fix: string;
+                                /** @description The grade this finding caps the result at (T: trust, M: name mismatch) */
+                                grade_cap: string | null;
+                                id: string;
+                                message: string;
+                                /** @enum {string} */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                            }[];
                             host: string;
                             port: number;
                             /** @description Handshakes (ClientHello/ServerHello exchanges) made */
@@ -22505,6 +23922,16 @@ export interface operations {
                                 strength: "insecure" | "weak" | "secure" | "recommended";
                             }[];
                             duration_ms: number;
+                            /** @description What stands out in the scan (a server that answers TLS but accepts nothing) */
+                            findings: {
+                                fix: string;
+                                /** @description The grade this finding caps the result at (T: trust, M: name mismatch) */
+                                grade_cap: string | null;
+                                id: string;
+                                message: string;
+                                /** @enum {string} */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                            }[];
                             host: string;
                             port: number;
                             /** @description Handshakes (ClientHello/ServerHello exchanges) made */
@@ -22630,6 +24057,16 @@ export interface operations {
                                 strength: "insecure" | "weak" | "secure" | "recommended";
                             }[];
                             duration_ms: number;
+                            /** @description What stands out in the scan (a server that answers TLS but accepts nothing) */
+                            findings: {
+                                fix: string;
+                                /** @description The grade this finding caps the result at (T: trust, M: name mismatch) */
+                                grade_cap: string | null;
+                                id: string;
+                                message: string;
+                                /** @enum {string} */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                            }[];
                             host: string;
                             port: number;
                             /** @description Handshakes (ClientHello/ServerHello exchanges) made */
@@ -22698,6 +24135,16 @@ export interface operations {
                                 strength: "insecure" | "weak" | "secure" | "recommended";
                             }[];
                             duration_ms: number;
+                            /** @description What stands out in the scan (a server that answers TLS but accepts nothing) */
+                            findings: {
+                                fix: string;
+                                /** @description The grade this finding caps the result at (T: trust, M: name mismatch) */
+                                grade_cap: string | null;
+                                id: string;
+                                message: string;
+                                /** @enum {string} */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                            }[];
                             host: string;
                             port: number;
                             /** @description Handshakes (ClientHello/ServerHello exchanges) made */
