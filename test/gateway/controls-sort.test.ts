@@ -34,8 +34,8 @@ describe('sort by an IP/CIDR-valued key', () => {
   })
 
   it('bare addresses sort with prefixes (as /32, /128); hex groups by value, not by letters', () => {
-    expect(sortBy(['10.0.0.1', '9.9.9.9', '10.0.0.0/31', 'fe80::1', '::ffff:1.2.3.4', '2001:db8::ff', '2001:db8::f0', '2001:db8::1:0'])).toEqual([
-      '9.9.9.9',
+    expect(sortBy(['10.0.0.1', '9.20.30.40', '10.0.0.0/31', 'fe80::1', '::ffff:1.2.3.4', '2001:db8::ff', '2001:db8::f0', '2001:db8::1:0'])).toEqual([
+      '9.20.30.40',
       '10.0.0.0/31',
       '10.0.0.1',
       '::ffff:1.2.3.4',
