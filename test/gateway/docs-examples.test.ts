@@ -149,7 +149,7 @@ describe('maskVolatile', () => {
         uptime_seconds: n * 12,
         age_days: n,
         resolver: { name: `127.0.0.2:${port}`, address: '127.0.0.2', port },
-        public: { address: '1.1.1.1', port: 53 },
+        public: { address: '192.0.2.53', port: 53 },
         url: `http://127.0.0.43:${port}/rdap/domain/example.com`,
         header: n === 1 ? 'Tue, 24 Nov 2026 11:19:35 GMT' : 'Wed, 25 Nov 2026 08:00:01 GMT',
         leaf: { fingerprint_sha256: `${n}A:BC`, subject_key_id: `${n}abc`, pem: `-----BEGIN ${n}` },
@@ -159,7 +159,7 @@ describe('maskVolatile', () => {
     const a = maskVolatile(run(1, '01M86MGH5K7E1X0K6AXXDN3H00', 40386, '2026-11-24T11:19:29.744Z'))
     const b = maskVolatile(run(2, '01M86MQ5327BA3V9V6MV7YHKHD', 36408, '2026-11-25T08:00:00Z'))
     expect(a).toEqual(b)
-    expect(a).toMatchObject({ data: { resolver: { port: '<port>' }, public: { address: '1.1.1.1', port: 53 }, records: [{ address: '192.0.2.10', ttl: 3600 }] } })
+    expect(a).toMatchObject({ data: { resolver: { port: '<port>' }, public: { address: '192.0.2.53', port: 53 }, records: [{ address: '192.0.2.10', ttl: 3600 }] } })
     // a real value change is still seen
     const changed = run(1, '01M86MGH5K7E1X0K6AXXDN3H00', 40386, '2026-11-24T11:19:29.744Z')
     changed.data.records[0]!.ttl = 300
