@@ -1,11 +1,15 @@
 import { startDnsServer } from '../test/support/dns-server.ts'
 import { PINNED, load, median, startServer } from './load-server.ts'
 
-// npx tsx bench/load-vs-bare.ts [--path /api/uuid] [--goal 0.8] [--rounds 3] [--duration 5] [--connections 50]
+// npx tsx bench/load-vs-bare.ts [--path /api/uuid] [--goal 0.8] [--rounds 3] [--duration 5] [--connections 50] [--floor true]
 // One endpoint through the full pipeline vs a bare h3 handler returning a body of
 // the same size, alternating rounds in one run; each server in its own process.
 // DNS paths get a loopback DNS server (127.0.0.2) with a long-TTL zone, and the
 // answer is warmed into the cache first: the run measures cache hits.
+// --floor true (for /api/uuid) adds a third contender: the contract's own minimum
+// written by hand in one h3 handler (servers/floor-server.ts), to show how much of
+// the gap to bare is the contract itself (headers, ids, log line) and how much is
+// the pipeline.
 
 const args = new Map<string, string>()
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!)
@@ -34,27 +38,30 @@ if (sample.status !== 200) throw new Error(`${path}: ${sample.status} ${await sa
 const bytes = (await sample.text()).length
 const bare = await startServer('bare-server.ts', { BODY_BYTES: String(bytes) })
 const check = await (await fetch(`${bare.url}${path}`)).text()
+const floor = args.get('floor') === 'true' ? await startServer('floor-server.ts', { LOG_LEVEL: logLevel }) : undefined
+const contenders = [['pipeline', pipeline], ['bare', bare], ...(floor ? [['floor', floor] as const] : [])] as const
 
-const results = { pipeline: [] as number[], bare: [] as number[] }
+const results: Record<string, number[]> = { pipeline: [], bare: [], floor: [] }
 try {
   // Warm both (JIT) before measuring.
-  await load(`${pipeline.url}${path}`, { connections, durationSeconds: 2 })
-  await load(`${bare.url}${path}`, { connections, durationSeconds: 2 })
+  for (const [, server] of contenders) await load(`${server.url}${path}`, { connections, durationSeconds: 2 })
   for (let r = 0; r < rounds; r++) {
-    for (const [name, server] of [['pipeline', pipeline], ['bare', bare]] as const) {
+    for (const [name, server] of contenders) {
       const res = await load(`${server.url}${path}`, { connections, durationSeconds })
       if (res.non2xx || res.errors) throw new Error(`${name}: ${res.non2xx} non-2xx, ${res.errors} errors`)
-      results[name].push(res.requestsPerSecond)
+      results[name]!.push(res.requestsPerSecond)
       console.error(`round ${r + 1} ${name}: ${Math.round(res.requestsPerSecond)} req/s (p50 ${res.latencyP50} ms, p99 ${res.latencyP99} ms)`)
     }
   }
 } finally {
   await pipeline.stop()
   await bare.stop()
+  await floor?.stop()
   await dns?.close()
 }
-const p = median(results.pipeline)
-const b = median(results.bare)
+const p = median(results.pipeline!)
+const b = median(results.bare!)
+const f = floor ? median(results.floor!) : undefined
 console.log(
   JSON.stringify(
     {
@@ -69,6 +76,7 @@ console.log(
       pipeline_rps: Math.round(p),
       bare_rps: Math.round(b),
       ratio: Number((p / b).toFixed(3)),
+      ...(f === undefined ? {} : { floor_rps: Math.round(f), floor_ratio: Number((f / b).toFixed(3)) }),
       goal,
     },
     null,

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino'
 import type { z } from 'zod'
-import type { Call, Layer, Step } from './call.ts'
+import type { Call, Layer, MaybePromise, Step } from './call.ts'
 import type { Config } from './config.ts'
 import type { AnyEndpoint } from './define-endpoint.ts'
 import type { InvokeOptions, Invoked, Resolver, ResolverContext, UpstreamRegistry } from './define-plugin.ts'
@@ -106,8 +106,8 @@ export function createInvoker(deps: InvokerDeps): Invoker {
     const deadline = options.timeoutMs === undefined ? undefined : new AbortController()
     const signals = [parent.signal, options.signal, deadline?.signal].filter((s): s is AbortSignal => s !== undefined)
     const ctx = new InvokedContext(call, signals.length === 1 ? signals[0]! : AbortSignal.any(signals), deps, invoke)
-    const resolve = () => Promise.resolve(target.resolver(call.input, ctx))
-    const run = (index: number): Promise<unknown> => (index < target.steps.length ? target.steps[index]!(call, () => run(index + 1)) : resolve())
+    const resolve = () => target.resolver(call.input, ctx)
+    const run = (index: number): MaybePromise<unknown> => (index < target.steps.length ? target.steps[index]!(call, () => run(index + 1)) : resolve())
 
     let data: unknown
     if (deadline === undefined) data = await run(0)

@@ -1,7 +1,8 @@
 import type { H3Event } from 'h3'
 import type { Logger } from 'pino'
 import type { z } from 'zod'
-import type { Call, Layer, LayerStage, Step } from './call.ts'
+import type { Call, Layer, LayerStage, MaybePromise, Step } from './call.ts'
+import { isPending } from './call.ts'
 import { clientIp } from './client-ip.ts'
 import { isoNow } from './clock.ts'
 import type { Config } from './config.ts'
@@ -153,7 +154,7 @@ function stepsFor(endpoint: AnyEndpoint, layers: readonly Layer[], stage: LayerS
 }
 
 /** Compiles one descriptor into its request handler: layers and lookups resolved once, here. */
-export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver, deps: PipelineDeps): (event: H3Event) => Promise<Response> {
+export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver, deps: PipelineDeps): (event: H3Event) => Response | Promise<Response> {
   const { config, formats, formatNames, nextId } = deps
   const log = deps.log.child({ endpoint: endpoint.name })
   const shape_ = endpoint.params.shape as Record<string, unknown>
@@ -209,10 +210,11 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
   // Endpoints that reach upstreams get a deadline; pure computations cannot hang
   // and skip the timer.
   const deadlineMs = endpoint.upstreams?.length ? config.requestTimeoutMs : undefined
-  const resolve = (call: Call): Promise<unknown> => {
+  const resolve = (call: Call): MaybePromise<unknown> => {
     const ctx = new CallContext(call, deps, log, deadlineMs)
-    const work = Promise.resolve(resolver(call.input, ctx))
-    if (deadlineMs === undefined) return work
+    const work = resolver(call.input, ctx)
+    // A computed answer (no upstream) is returned as it came: no promise, no timer.
+    if (deadlineMs === undefined || !isPending(work)) return work
     let timer: NodeJS.Timeout | undefined
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
@@ -229,7 +231,7 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
     validate,
     ...stepsFor(endpoint, deps.layers, 'cache'),
   ]
-  const run = (call: Call, index: number): Promise<unknown> =>
+  const run = (call: Call, index: number): MaybePromise<unknown> =>
     index < steps.length ? steps[index]!(call, () => run(call, index + 1)) : resolve(call)
 
   const observe = deps.observe
@@ -242,11 +244,76 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
     return error
   }
 
-  return async (event) => {
+  /** The answer to a call that produced its data: shaped, enveloped, formatted. */
+  const succeed = (call: RuntimeCall, data: unknown, started: number): Response => {
+    const { controls, url } = call
+    const format = formats.get(controls.format) ?? formats.json
+    const head = call.request.method === 'HEAD'
+    const headers = baseHeaders(call.requestId, format.contentType, call.header('origin') !== null)
+    for (const name in call.headers) headers[name] = call.headers[name]!
+    headers['cache-control'] ??= 'no-store'
+    const ctx: FormatContext = { pretty: controls.pretty, endpoint, headers }
+    if (!wrapped) {
+      const response = documentType ? documentResponse(data, documentType, ctx, head) : rawResponse(data, format, formats, ctx, head)
+      if (observe) report(observe, call, 200, started)
+      return response
+    }
+    const shaping = hasShaping(controls)
+    const shaped = shaping ? shape(data, listPaths, controls) : { data, pagination: undefined }
+    ctx.stableData = cacheable && !shaping
+    let meta: SuccessMeta | undefined
+    if (controls.includeMeta) {
+      if (call.stale || shaped.pagination || ownPaging) {
+        meta = { cache: call.cache, category, endpoint: endpoint.name, tier: call.caller.tier }
+        if (call.stale) meta.stale = call.stale
+        if (shaped.pagination) meta.pagination = shaped.pagination
+        else if (ownPaging) meta.pagination = ownPaging(data)
+      } else {
+        meta = plainMeta(call.cache, call.caller.tier)
+      }
+    }
+    const self = controls.includeLinks ? url.pathname + url.search : undefined
+    const envelope = successEnvelope(shaped.data, meta, self, call.requestId, isoNow())
+    const response = successResponse(envelope, format, ctx, head)
+    if (observe) report(observe, call, 200, started)
+    return response
+  }
+
+  /** Any failure, from any stage or from building the answer: the error envelope. */
+  const fail = async (call: RuntimeCall, thrown: unknown, started: number): Promise<Response> => {
+    const error = errorHooks.length ? await settle(call, thrown) : thrown
+    if (observe) {
+      const info = errorInfo(error)
+      report(observe, call, info.status, started, info.error)
+    }
+    const controls = call.controls
+    return errorResponse(error, {
+      requestId: call.requestId,
+      format: formats.get(controls.format) ?? formats.json,
+      formats,
+      pretty: controls.pretty,
+      endpoint,
+      headers: call.headers,
+      log,
+      head: call.request.method === 'HEAD',
+      cors: call.header('origin') !== null,
+    })
+  }
+
+  const answer = (call: RuntimeCall, data: unknown, started: number): Response | Promise<Response> => {
+    try {
+      return succeed(call, data, started)
+    } catch (thrown) {
+      return fail(call, thrown, started)
+    }
+  }
+
+  // Not async: when every stage answers synchronously the Response is returned
+  // directly, and the request costs no promise at all.
+  return (event) => {
     const started = observe ? performance.now() : 0
     const request = event.req
     const url = event.url
-    const head = request.method === 'HEAD'
     const header = headerReader(event)
     const ip = clientIp(request.ip, config.trustProxy.length ? header('x-forwarded-for') : null, config.trustProxy)
     const call: RuntimeCall = {
@@ -276,55 +343,18 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
         call.controls = { ...DEFAULT_CONTROLS, format: f && formatNames.has(f) ? f : 'json' }
       }
     }
-    const controls = call.controls
-    const format = formats.get(controls.format) ?? formats.json
+    let data: unknown
     try {
-      const data = await run(call, 0)
-      const headers = baseHeaders(call.requestId, format.contentType, header('origin') !== null)
-      for (const name in call.headers) headers[name] = call.headers[name]!
-      headers['cache-control'] ??= 'no-store'
-      const ctx: FormatContext = { pretty: controls.pretty, endpoint, headers }
-      if (!wrapped) {
-        const response = documentType ? documentResponse(data, documentType, ctx, head) : rawResponse(data, format, formats, ctx, head)
-        if (observe) report(observe, call, 200, started)
-        return response
-      }
-      const shaping = hasShaping(controls)
-      const shaped = shaping ? shape(data, listPaths, controls) : { data, pagination: undefined }
-      ctx.stableData = cacheable && !shaping
-      let meta: SuccessMeta | undefined
-      if (controls.includeMeta) {
-        if (call.stale || shaped.pagination || ownPaging) {
-          meta = { cache: call.cache, category, endpoint: endpoint.name, tier: call.caller.tier }
-          if (call.stale) meta.stale = call.stale
-          if (shaped.pagination) meta.pagination = shaped.pagination
-          else if (ownPaging) meta.pagination = ownPaging(data)
-        } else {
-          meta = plainMeta(call.cache, call.caller.tier)
-        }
-      }
-      const self = controls.includeLinks ? url.pathname + url.search : undefined
-      const envelope = successEnvelope(shaped.data, meta, self, call.requestId, isoNow())
-      const response = successResponse(envelope, format, ctx, head)
-      if (observe) report(observe, call, 200, started)
-      return response
+      data = run(call, 0)
     } catch (thrown) {
-      const error = errorHooks.length ? await settle(call, thrown) : thrown
-      if (observe) {
-        const info = errorInfo(error)
-        report(observe, call, info.status, started, info.error)
-      }
-      return errorResponse(error, {
-        requestId: call.requestId,
-        format,
-        formats,
-        pretty: controls.pretty,
-        endpoint,
-        headers: call.headers,
-        log,
-        head,
-        cors: header('origin') !== null,
-      })
+      return fail(call, thrown, started)
     }
+    if (isPending(data)) {
+      return Promise.resolve(data).then(
+        (resolved) => answer(call, resolved, started),
+        (thrown: unknown) => fail(call, thrown, started),
+      )
+    }
+    return answer(call, data, started)
   }
 }

@@ -1,4 +1,5 @@
-import { defineLayer } from '../../runtime/call.ts'
+import type { Call, MaybePromise } from '../../runtime/call.ts'
+import { defineLayer, isPending } from '../../runtime/call.ts'
 import { definePlugin } from '../../runtime/define-plugin.ts'
 import { toSeconds } from '../../runtime/duration.ts'
 import { ApiError } from '../../runtime/errors.ts'
@@ -31,17 +32,8 @@ export default definePlugin({
         forEndpoint: (endpoint) => {
           if (endpoint.cache === false) return undefined
           const ttlSeconds = toSeconds(endpoint.cache.ttl)
-          return async (call, next) => {
-            const key = cacheKey(endpoint.name, call.input)
-            const entry: CacheEntry | undefined = await store.get(key)
-            const now = Date.now()
-            if (entry !== undefined && entry.expiresAt > now) {
-              const remaining = Math.floor((entry.expiresAt - now) / 1000)
-              call.cache = 'hit'
-              call.maxAge = remaining
-              call.headers['cache-control'] = `public, max-age=${remaining}`
-              return entry.data
-            }
+          // A miss: one resolver call for all identical requests in flight.
+          const miss = async (call: Call, next: () => MaybePromise<unknown>, key: string, entry: CacheEntry | undefined): Promise<unknown> => {
             let flight = inflight.get(key)
             if (flight === undefined) {
               flight = (async (): Promise<Resolved> => {
@@ -73,6 +65,23 @@ export default definePlugin({
               call.headers['cache-control'] = 'max-age=0, must-revalidate'
               return entry.data
             }
+          }
+          // A fresh entry answers at once; from the memory store that is synchronous.
+          const lookup = (call: Call, next: () => MaybePromise<unknown>, key: string, entry: CacheEntry | undefined): MaybePromise<unknown> => {
+            const now = Date.now()
+            if (entry !== undefined && entry.expiresAt > now) {
+              const remaining = Math.floor((entry.expiresAt - now) / 1000)
+              call.cache = 'hit'
+              call.maxAge = remaining
+              call.headers['cache-control'] = `public, max-age=${remaining}`
+              return entry.data
+            }
+            return miss(call, next, key, entry)
+          }
+          return (call, next) => {
+            const key = cacheKey(endpoint.name, call.input)
+            const entry = store.get(key)
+            return isPending(entry) ? entry.then((found) => lookup(call, next, key, found)) : lookup(call, next, key, entry)
           }
         },
       }),

@@ -29,27 +29,42 @@ function counterLines(name: string, help: string, entries: Map<string, number>, 
   return out
 }
 
+/** Everything counted for one endpoint, found with one Map lookup per request. */
+interface EndpointCounts {
+  statuses: Map<number, number>
+  duration: Histogram
+  cache: { hit: number; miss: number }
+}
+
 export function createMetrics(): Metrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, prefix: 'infralens_' })
-  const requests = new Map<string, number>()
-  const cache = new Map<string, number>()
+  const endpoints = new Map<string, EndpointCounts>()
   const upstreamErrors = new Map<string, number>()
   const limited = new Map<string, number>()
-  const durations = new Map<string, Histogram>()
-  const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1)
+  const bump = <K>(map: Map<K, number>, key: K) => map.set(key, (map.get(key) ?? 0) + 1)
   const split = (key: string) => key.split('\u0000').map(label)
+  const countsOf = (endpoint: string): EndpointCounts => {
+    let counts = endpoints.get(endpoint)
+    if (counts === undefined) {
+      counts = { statuses: new Map(), duration: { counts: new Float64Array(BUCKETS.length), sum: 0, count: 0 }, cache: { hit: 0, miss: 0 } }
+      endpoints.set(endpoint, counts)
+    }
+    return counts
+  }
+  const entries = <T>(pick: (counts: EndpointCounts, endpoint: string) => Iterable<[string, T]>): Map<string, T> => {
+    const out = new Map<string, T>()
+    for (const [endpoint, counts] of endpoints) for (const [key, value] of pick(counts, endpoint)) out.set(key, value)
+    return out
+  }
 
   return {
     contentType: registry.contentType,
     record(r) {
       const endpoint = r.endpoint ?? 'none'
-      bump(requests, `${endpoint}\u0000${r.status}`)
-      let h = durations.get(endpoint)
-      if (h === undefined) {
-        h = { counts: new Float64Array(BUCKETS.length), sum: 0, count: 0 }
-        durations.set(endpoint, h)
-      }
+      const counts = countsOf(endpoint)
+      bump(counts.statuses, r.status)
+      const h = counts.duration
       const seconds = r.durationMs / 1000
       for (let i = 0; i < BUCKETS.length; i++) {
         if (seconds <= BUCKETS[i]!) {
@@ -59,18 +74,22 @@ export function createMetrics(): Metrics {
       }
       h.sum += seconds
       h.count++
-      if (r.cache !== null && r.endpoint !== null) bump(cache, `${endpoint}\u0000${r.cache}`)
+      if (r.cache !== null && r.endpoint !== null) counts.cache[r.cache]++
       if (r.error?.code === 'upstream_error') bump(upstreamErrors, `${r.error.upstream ?? 'unknown'}\u0000${r.error.reason ?? 'unknown'}`)
       if (r.status === 429) bump(limited, r.tier ?? 'unknown')
     },
     async render() {
       let out = await registry.metrics()
+      const requests = entries((counts, endpoint) => [...counts.statuses].map(([status, n]): [string, number] => [`${endpoint}\u0000${status}`, n]))
+      const cache = entries((counts, endpoint) =>
+        (['hit', 'miss'] as const).filter((result) => counts.cache[result] > 0).map((result): [string, number] => [`${endpoint}\u0000${result}`, counts.cache[result]]),
+      )
       out += counterLines('infralens_http_requests_total', 'Requests by endpoint ("none" for unrouted paths) and status', requests, (k) => {
         const [e, s] = split(k)
         return `endpoint="${e}",status="${s}"`
       })
       out += '# HELP infralens_http_request_duration_seconds Time to build the response, by endpoint\n# TYPE infralens_http_request_duration_seconds histogram\n'
-      for (const [endpoint, h] of durations) {
+      for (const [endpoint, { duration: h }] of endpoints) {
         const e = label(endpoint)
         let cumulative = 0
         BUCKETS.forEach((le, i) => {

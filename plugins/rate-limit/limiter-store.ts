@@ -1,6 +1,10 @@
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible'
 import type { RateLimiterAbstract } from 'rate-limiter-flexible'
 import type { SharedRedis } from '../../runtime/shared-redis.ts'
+import { MemoryWindows } from './memory-windows.ts'
+
+/** A tier's counters: in this process (synchronous), or shared through Redis. */
+export type TierLimiter = MemoryWindows | RateLimiterAbstract
 
 export const WINDOW_SECONDS = 60
 
@@ -11,11 +15,12 @@ export const WINDOW_SECONDS = 60
  * call, its insurance limiter counts in this process instead, so limits still hold
  * per process during an outage.
  */
-export function createTierLimiters(limits: Readonly<Record<string, number>>, redis?: SharedRedis): Map<string, RateLimiterAbstract> {
+export function createTierLimiters(limits: Readonly<Record<string, number>>, redis?: SharedRedis): Map<string, TierLimiter> {
   return new Map(
-    Object.entries(limits).map(([tier, points]): [string, RateLimiterAbstract] => {
+    Object.entries(limits).map(([tier, points]): [string, TierLimiter] => {
+      // One instance: synchronous windows in memory (memory-windows.ts says why).
+      if (!redis) return [tier, new MemoryWindows({ points, durationSeconds: WINDOW_SECONDS })]
       const memory = new RateLimiterMemory({ points, duration: WINDOW_SECONDS, keyPrefix: `rl:${tier}` })
-      if (!redis) return [tier, memory]
       return [
         tier,
         new RateLimiterRedis({

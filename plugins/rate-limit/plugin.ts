@@ -1,15 +1,20 @@
 import { RateLimiterRes } from 'rate-limiter-flexible'
 import type { RateLimiterAbstract } from 'rate-limiter-flexible'
-import type { RateLimitState } from '../../runtime/call.ts'
+import type { Call, MaybePromise, RateLimitState } from '../../runtime/call.ts'
 import { defineLayer } from '../../runtime/call.ts'
 import { definePlugin } from '../../runtime/define-plugin.ts'
 import { RateLimitedError } from '../../runtime/errors.ts'
 import { WINDOW_SECONDS, createTierLimiters } from './limiter-store.ts'
+import { MemoryWindows } from './memory-windows.ts'
+import type { WindowState } from './memory-windows.ts'
 
 /** What a request refused before the limiter ran (e.g. a bad API key) costs. */
 const REFUSAL_COST = 1
 
-function stateOf(limit: number, res: RateLimiterRes | null): RateLimitState {
+/** The window state in either store's terms (null: no open window). */
+type Counted = Pick<WindowState, 'consumedPoints' | 'msBeforeNext'> | null
+
+function stateOf(limit: number, res: Counted): RateLimitState {
   const used = res?.consumedPoints ?? 0
   const ms = res && res.msBeforeNext > 0 ? res.msBeforeNext : WINDOW_SECONDS * 1000
   return { limit, remaining: Math.max(0, limit - used), resetSeconds: Math.ceil(ms / 1000), windowSeconds: WINDOW_SECONDS }
@@ -32,15 +37,44 @@ export default definePlugin({
     const limiters = createTierLimiters(limits, api.redis)
     const policies = new Map(Object.entries(limits).map(([tier, n]) => [tier, `${n};w=${WINDOW_SECONDS}`]))
 
-    /** Over the limit: give the refused points back, report the state, 429. */
-    const refuse = async (limiter: RateLimiterAbstract, tier: string, principal: string, cost: number, rejection: RateLimiterRes, headers: Record<string, string>): Promise<never> => {
-      // consume() counts refused points too; give them back so a refused
-      // expensive call does not also burn what a cheaper one could use.
-      const refunded = await limiter.reward(principal, cost).catch(() => rejection)
+    /** Over the limit: report the state (refused points already given back), 429. */
+    const refused = (tier: string, cost: number, res: Counted, headers: Record<string, string>): RateLimitedError => {
       const limit = limits[tier]!
-      const state = stateOf(limit, refunded)
+      const state = stateOf(limit, res)
       Object.assign(headers, headersOf(state, policies.get(tier)!))
-      throw new RateLimitedError(state.resetSeconds, { tier, limit, window_seconds: WINDOW_SECONDS, cost })
+      return new RateLimitedError(state.resetSeconds, { tier, limit, window_seconds: WINDOW_SECONDS, cost })
+    }
+
+    // consume() counts refused points too; they are given back so a refused
+    // expensive call does not also burn what a cheaper one could use.
+    const spendShared = async (limiter: RateLimiterAbstract, tier: string, principal: string, cost: number, headers: Record<string, string>): Promise<RateLimiterRes | null> => {
+      try {
+        // cost 0 (health probes, usage) reads the counter without spending it.
+        return cost === 0 ? await limiter.get(principal) : await limiter.consume(principal, cost)
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection
+        const refunded = await limiter.reward(principal, cost).catch(() => rejection)
+        throw refused(tier, cost, refunded, headers)
+      }
+    }
+
+    /** Spends `cost` for the caller; synchronous with the memory store. Throws the 429. */
+    const spend = (call: Call, cost: number): MaybePromise<RateLimitState> => {
+      const { tier, principal } = call.caller
+      const limiter = limiters.get(tier)!
+      const limit = limits[tier]!
+      if (limiter instanceof MemoryWindows) {
+        if (cost === 0) return stateOf(limit, limiter.get(principal))
+        const spent = limiter.consume(principal, cost)
+        if (spent.refused) throw refused(tier, cost, limiter.reward(principal, cost), call.headers)
+        return stateOf(limit, spent.state)
+      }
+      return spendShared(limiter, tier, principal, cost, call.headers).then((res) => stateOf(limit, res))
+    }
+
+    const admit = (call: Call, state: RateLimitState): void => {
+      call.caller.rateLimit = state
+      Object.assign(call.headers, headersOf(state, policies.get(call.caller.tier)!))
     }
 
     api.layer(
@@ -49,20 +83,15 @@ export default definePlugin({
         stage: 'limit',
         forEndpoint: (endpoint) => {
           const cost = endpoint.cost
-          return async (call, next) => {
-            const tier = call.caller.tier
-            const limiter = limiters.get(tier)!
-            let res: RateLimiterRes | null
-            try {
-              // cost 0 (health probes, usage) reads the counter without spending it.
-              res = cost === 0 ? await limiter.get(call.caller.principal) : await limiter.consume(call.caller.principal, cost)
-            } catch (rejection) {
-              if (!(rejection instanceof RateLimiterRes)) throw rejection
-              return refuse(limiter, tier, call.caller.principal, cost, rejection, call.headers)
+          return (call, next) => {
+            const state = spend(call, cost)
+            if (state instanceof Promise) {
+              return state.then((s) => {
+                admit(call, s)
+                return next()
+              })
             }
-            const state = stateOf(limits[tier]!, res)
-            call.caller.rateLimit = state
-            Object.assign(call.headers, headersOf(state, policies.get(tier)!))
+            admit(call, state)
             return next()
           }
         },
@@ -73,17 +102,13 @@ export default definePlugin({
         // that budget is spent the answer is the 429, like any other request.
         async onError(call, error) {
           if (call.headers['ratelimit-limit'] !== undefined) return error
-          const { tier, principal } = call.caller
-          const limiter = limiters.get(tier)!
-          let res: RateLimiterRes
           try {
-            res = await limiter.consume(principal, REFUSAL_COST)
-          } catch (rejection) {
-            if (!(rejection instanceof RateLimiterRes)) return error
-            return refuse(limiter, tier, principal, REFUSAL_COST, rejection, call.headers).catch((limited: unknown) => limited)
+            const state = await spend(call, REFUSAL_COST)
+            Object.assign(call.headers, headersOf(state, policies.get(call.caller.tier)!))
+            return error
+          } catch (limited) {
+            return limited instanceof RateLimitedError ? limited : error
           }
-          Object.assign(call.headers, headersOf(stateOf(limits[tier]!, res), policies.get(tier)!))
-          return error
         },
 
         // Unknown routes, wrong methods and CORS preflights only report the
@@ -92,7 +117,8 @@ export default definePlugin({
         // real calls (charging would halve its budget), and a mistyped path
         // should not burn a client's allowance.
         async unrouted(caller, headers) {
-          const res = await limiters.get(caller.tier)!.get(caller.principal)
+          const limiter = limiters.get(caller.tier)!
+          const res = limiter instanceof MemoryWindows ? limiter.get(caller.principal) : await limiter.get(caller.principal)
           Object.assign(headers, headersOf(stateOf(limits[caller.tier]!, res), policies.get(caller.tier)!))
         },
       }),
