@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url'
 // valgrind); takes minutes (callgrind runs ~50x slower than native).
 
 const HERE = fileURLToPath(new URL('.', import.meta.url))
+// By URL: valgrind runs each server from a scratch directory (its dump files land there).
+const TSX = import.meta.resolve('tsx')
 const args = new Map<string, string>()
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!)
 const path = args.get('path') ?? '/api/uuid'
@@ -24,7 +26,7 @@ for (const name of servers) {
   const dir = mkdtempSync(join(tmpdir(), 'infralens-callgrind-'))
   const run = spawnSync(
     'valgrind',
-    ['--tool=callgrind', '--smc-check=all-non-file', '--dump-instr=no', process.execPath, '--import', 'tsx', '--import', join(HERE, 'inmem-driver.ts'), join(HERE, 'servers', `${name}-server.ts`)],
+    ['--tool=callgrind', '--smc-check=all-non-file', '--dump-instr=no', process.execPath, '--import', TSX, '--import', join(HERE, 'inmem-driver.ts'), join(HERE, 'servers', `${name}-server.ts`)],
     {
       cwd: dir,
       env: { ...process.env, IM_CALLGRIND: '1', IM_W: String(warm), IM_N: String(requests), IM_PATH: path, BODY_BYTES: process.env.BODY_BYTES ?? '287', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' },

@@ -6,6 +6,8 @@ import { InputError, PayloadTooLargeError } from './errors.ts'
 // input. The messages are for people: they name the parameter and what to send.
 
 function decodeParam(name: string, raw: string): string {
+  // Most path parameters (domains, addresses) carry no escape at all.
+  if (!raw.includes('%')) return raw
   try {
     return decodeURIComponent(raw)
   } catch {
@@ -25,7 +27,7 @@ export function rawInput(
     const value = query.get(key)
     if (value !== null) raw[key] = value
   }
-  if (routeParams) for (const [name, value] of Object.entries(routeParams)) raw[name] = decodeParam(name, value)
+  if (routeParams) for (const name in routeParams) raw[name] = decodeParam(name, routeParams[name]!)
   return raw
 }
 

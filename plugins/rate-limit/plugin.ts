@@ -36,6 +36,9 @@ export default definePlugin({
     const limits = api.config.rateLimits
     const limiters = createTierLimiters(limits, api.redis)
     const policies = new Map(Object.entries(limits).map(([tier, n]) => [tier, `${n};w=${WINDOW_SECONDS}`]))
+    api.onClose(() => {
+      for (const limiter of limiters.values()) if (limiter instanceof MemoryWindows) limiter.close()
+    })
 
     /** Over the limit: report the state (refused points already given back), 429. */
     const refused = (tier: string, cost: number, res: Counted, headers: Record<string, string>): RateLimitedError => {
