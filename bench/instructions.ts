@@ -6,10 +6,13 @@ import { fileURLToPath } from 'node:url'
 
 // npx tsx bench/instructions.ts [--path /api/uuid] [--servers bare,floor,pipeline] [--warm 10000] [--requests 4000]
 // Instructions per request of each bench server under valgrind's callgrind, driven
-// through in-memory sockets (bench/inmem-driver.ts). Deterministic up to JIT timing
-// (repeat runs agree within ~5 %), so a change of a few percent is visible on a box
-// where req/s swings by a third between runs. Needs valgrind (apt-get install
-// valgrind); takes minutes (callgrind runs ~50x slower than native).
+// through in-memory sockets (bench/inmem-driver.ts): no kernel, no load generator,
+// so the count does not swing with the box the way req/s does. V8 compiles
+// optimized code on the main thread here (--no-concurrent-recompilation): with its
+// background compile threads, which callgrind serializes, how much of the warm-up
+// ran optimized code varied from run to run, and the count with it (±20 %).
+// Needs valgrind (apt-get install valgrind); takes minutes (callgrind runs ~50x
+// slower than native).
 
 const HERE = fileURLToPath(new URL('.', import.meta.url))
 // By URL: valgrind runs each server from a scratch directory (its dump files land there).
@@ -26,7 +29,7 @@ for (const name of servers) {
   const dir = mkdtempSync(join(tmpdir(), 'infralens-callgrind-'))
   const run = spawnSync(
     'valgrind',
-    ['--tool=callgrind', '--smc-check=all-non-file', '--dump-instr=no', process.execPath, '--import', TSX, '--import', join(HERE, 'inmem-driver.ts'), join(HERE, 'servers', `${name}-server.ts`)],
+    ['--tool=callgrind', '--smc-check=all-non-file', '--dump-instr=no', process.execPath, '--no-concurrent-recompilation', '--import', TSX, '--import', join(HERE, 'inmem-driver.ts'), join(HERE, 'servers', `${name}-server.ts`)],
     {
       cwd: dir,
       env: { ...process.env, IM_CALLGRIND: '1', IM_W: String(warm), IM_N: String(requests), IM_PATH: path, BODY_BYTES: process.env.BODY_BYTES ?? '287', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' },

@@ -10,7 +10,7 @@ import type { Controls } from './controls.ts'
 import { DEFAULT_CONTROLS, parseControls } from './controls.ts'
 import type { AnyEndpoint } from './define-endpoint.ts'
 import type { FormatContext } from './define-format.ts'
-import type { InvokeOptions, Invoked, RequestObserver, Resolver, ResolverContext, UpstreamRegistry } from './define-plugin.ts'
+import type { InvokeOptions, Invoked, RequestObserver, RequestRecord, Resolver, ResolverContext, UpstreamRegistry } from './define-plugin.ts'
 import type { Pagination, SuccessMeta } from './envelope.ts'
 import { successEnvelope } from './envelope.ts'
 import { DeadlineError } from './errors.ts'
@@ -57,7 +57,7 @@ function pagingReader(paths: NonNullable<AnyEndpoint['pagination']>): (data: unk
 
 function report(observe: RequestObserver, call: Call, status: number, started: number, error?: { code: string; upstream?: string; reason?: string }): void {
   try {
-    observe({
+    const record: RequestRecord = {
       requestId: call.requestId,
       endpoint: call.endpoint.name,
       tag: call.endpoint.tag,
@@ -66,8 +66,9 @@ function report(observe: RequestObserver, call: Call, status: number, started: n
       durationMs: performance.now() - started,
       cache: status < 400 ? call.cache : null,
       tier: call.caller.tier,
-      ...(error ? { error } : {}),
-    })
+    }
+    if (error) record.error = error
+    observe(record)
   } catch {
     // Operations must never break an answer.
   }
@@ -168,15 +169,17 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
   const ownPaging = endpoint.pagination && pagingReader(endpoint.pagination)
   // meta without pagination or staleness takes a handful of values per endpoint
   // (cache x tier): one frozen object each, so formats can memoize its text.
-  const metas = new Map<string, SuccessMeta>()
+  const metas = new Map<string, { hit: SuccessMeta; miss: SuccessMeta }>()
   const plainMeta = (cache: 'hit' | 'miss', tier: string): SuccessMeta => {
-    const key = cache === 'hit' ? `h${tier}` : `m${tier}`
-    let meta = metas.get(key)
-    if (meta === undefined) {
-      meta = Object.freeze({ cache, category, endpoint: endpoint.name, tier })
-      metas.set(key, meta)
+    let byCache = metas.get(tier)
+    if (byCache === undefined) {
+      byCache = {
+        hit: Object.freeze({ cache: 'hit', category, endpoint: endpoint.name, tier }),
+        miss: Object.freeze({ cache: 'miss', category, endpoint: endpoint.name, tier }),
+      }
+      metas.set(tier, byCache)
     }
-    return meta
+    return byCache[cache]
   }
 
   // The input of a call with no parameters at all is the same every time (the

@@ -90,6 +90,9 @@ const MASKED_STRINGS: ReadonlyArray<[RegExp, string]> = [
 const MASKED_KEYS: ReadonlyArray<[RegExp, string]> = [
   [/^request_id$/, '<id>'],
   [/(?:^|_)ms$|^uptime|(?:^|_)age(?:_seconds|_days)?$/, '<duration>'],
+  // Counted from today to a fixed date (a recorded certificate's not_after): one
+  // less every day.
+  [/^days_left$|^days_to_expiry$|^expires_in_days$/, '<days>'],
   [/fingerprint|_key_id$|^pem$/, '<certificate>'],
 ]
 

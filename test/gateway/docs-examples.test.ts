@@ -148,6 +148,7 @@ describe('maskVolatile', () => {
         latency_ms: n * 3.4,
         uptime_seconds: n * 12,
         age_days: n,
+        certificate: { days_left: 1740 - n, days_to_expiry: 30 - n, expires_in_days: 90 - n, validity_days: 398 },
         resolver: { name: `127.0.0.2:${port}`, address: '127.0.0.2', port },
         public: { address: '192.0.2.53', port: 53 },
         url: `http://127.0.0.43:${port}/rdap/domain/example.com`,
@@ -164,6 +165,8 @@ describe('maskVolatile', () => {
     const changed = run(1, '01M86MGH5K7E1X0K6AXXDN3H00', 40386, '2026-11-24T11:19:29.744Z')
     changed.data.records[0]!.ttl = 300
     expect(maskVolatile(changed)).not.toEqual(a)
+    // days counted from today change daily; a certificate's own validity does not
+    expect(a).toMatchObject({ data: { certificate: { days_left: '<days>', validity_days: 398 } } })
     expect(maskVolatile({ ...run(1, 'x', 1, 'y'), status: 'secure' })).not.toEqual(maskVolatile({ ...run(1, 'x', 1, 'y'), status: 'insecure' }))
   })
 })
