@@ -1,7 +1,8 @@
 import { startDnsServer } from '../test/support/dns-server.ts'
+import type { Generator } from './load-server.ts'
 import { PINNED, load, median, startServer } from './load-server.ts'
 
-// npx tsx bench/load-vs-bare.ts [--path /api/uuid] [--goal 0.8] [--rounds 3] [--duration 5] [--connections 50] [--floor true]
+// npx tsx bench/load-vs-bare.ts [--path /api/uuid] [--goal 0.8] [--rounds 3] [--duration 5] [--connections 50] [--floor true] [--generator autocannon|wrk]
 // One endpoint through the full pipeline vs a bare h3 handler returning a body of
 // the same size, alternating rounds in one run; each server in its own process.
 // DNS paths get a loopback DNS server (127.0.0.2) with a long-TTL zone, and the
@@ -20,6 +21,10 @@ const path = args.get('path') ?? '/api/uuid'
 const goal = Number(args.get('goal') ?? 0.8)
 // info: the access log is written (to /dev/null) as `npm start` would write it to stdout
 const logLevel = args.get('log-level') ?? 'info'
+// autocannon (the issue's generator) by default; wrk (apt-get install wrk) costs
+// the shared cores far less per request.
+const generator = (args.get('generator') ?? 'autocannon') as Generator
+if (generator !== 'autocannon' && generator !== 'wrk') throw new Error(`--generator: autocannon or wrk, not ${generator}`)
 
 const ZONE = `
 $ORIGIN infralens.test.
@@ -44,10 +49,10 @@ const contenders = [['pipeline', pipeline], ['bare', bare], ...(floor ? [['floor
 const results: Record<string, number[]> = { pipeline: [], bare: [], floor: [] }
 try {
   // Warm both (JIT) before measuring.
-  for (const [, server] of contenders) await load(`${server.url}${path}`, { connections, durationSeconds: 2 })
+  for (const [, server] of contenders) await load(`${server.url}${path}`, { connections, durationSeconds: 2, generator })
   for (let r = 0; r < rounds; r++) {
     for (const [name, server] of contenders) {
-      const res = await load(`${server.url}${path}`, { connections, durationSeconds })
+      const res = await load(`${server.url}${path}`, { connections, durationSeconds, generator })
       if (res.non2xx || res.errors) throw new Error(`${name}: ${res.non2xx} non-2xx, ${res.errors} errors`)
       results[name]!.push(res.requestsPerSecond)
       console.error(`round ${r + 1} ${name}: ${Math.round(res.requestsPerSecond)} req/s (p50 ${res.latencyP50} ms, p99 ${res.latencyP99} ms)`)
@@ -66,6 +71,7 @@ console.log(
   JSON.stringify(
     {
       path,
+      generator,
       log_level: logLevel,
       dns_queries_during_run: dns ? dns.log.length : undefined,
       body_bytes: { pipeline: bytes, bare: check.length },

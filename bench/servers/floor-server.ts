@@ -7,17 +7,18 @@ import { isoNow } from '../../runtime/clock.ts'
 import { createUlidFactory } from '../../runtime/ulid-factory.ts'
 
 // The floor for /api/uuid: what the contract itself asks of every answer, written
-// by hand in one h3 handler with no pipeline — a ULID request id, the envelope,
-// the seven headers (RateLimit-*, X-Request-Id, Cache-Control), a per-IP counter
-// and the access-log line (unless LOG_LEVEL is above info). No layer, descriptor,
-// validation or format lookup. The distance from bare to here is the contract's;
-// from here to the pipeline is the framework's.
+// by hand in one h3 handler with no pipeline, on the static route the service
+// uses — a ULID request id, the envelope, the seven headers (RateLimit-*,
+// X-Request-Id, Cache-Control), a per-IP counter and the access-log line (unless
+// LOG_LEVEL is above info). No layer, descriptor, validation or format lookup. The
+// distance from bare to here is the contract's; from here to the pipeline is the
+// framework's.
 
 const nextId = createUlidFactory()
 const windows = new Map<string, { points: number; resetAt: number }>()
 const log = ['trace', 'debug', 'info'].includes(process.env.LOG_LEVEL ?? 'info') ? createBatchedWriter(pino.destination({ sync: false })) : undefined
 const app = new H3()
-app.get('/**', (event) => {
+app.get('/api/uuid', (event) => {
   const started = performance.now()
   const ip = event.req.ip ?? ''
   const now = Date.now()
