@@ -8,7 +8,8 @@ import { Duplex } from 'node:stream'
 // stack and of the app runs, and nothing else (no loopback TCP, no wakeups, no load
 // generator competing for the CPU). Under callgrind (bench/instructions.ts) the
 // counters are zeroed after the warm-up and dumped after the measured requests:
-// instructions per request, the same on every run whatever the box is doing.
+// instructions per request, which does not depend on what else the box is doing
+// (though it still varies between runs: see bench/instructions.ts).
 //
 // IM_W warm-up requests (20000), IM_N measured requests (5000), IM_C connections (50),
 // IM_PATH the path (/api/uuid).

@@ -11,6 +11,10 @@ import { fileURLToPath } from 'node:url'
 // optimized code on the main thread here (--no-concurrent-recompilation): with its
 // background compile threads, which callgrind serializes, how much of the warm-up
 // ran optimized code varied from run to run, and the count with it (±20 %).
+// Even so, repeated runs of one build still differ by up to ~10 % (pipeline 139k
+// and 151k on 11-24 evening; GC timing and V8's tiering are not fixed by the flag,
+// and --single-threaded --predictable made it worse): run each side more than once
+// and trust only differences well beyond that.
 // Needs valgrind (apt-get install valgrind); takes minutes (callgrind runs ~50x
 // slower than native).
 
