@@ -5,37 +5,10 @@
 // A wildcard-expanded owner is signed as "*." plus the RRSIG's Labels labels (§3.1.3).
 
 import { lowercaseWire } from '../../runtime/net/dns/dns-name.ts'
+import { NSEC_TYPE, RDATA_NAME_LAYOUTS } from '../../runtime/net/dns/dns-rdata-names.ts'
 import type { DnsRecord } from '../../runtime/net/dns/dns-records.ts'
 import { wireOf, type DnsRecordWire } from '../../runtime/net/dns/dns-wire-store.ts'
 import { nameFromWire, rrsigLabelCount, suffixOf, type Name } from './names.ts'
-
-// RDATA layouts whose embedded names are lowercased: fixed bytes, a name, or a
-// character-string (NAPTR). Anything after the layout is copied as is.
-type Part = number | 'name' | 'string'
-const NAME_LAYOUTS: Readonly<Record<number, readonly Part[]>> = {
-  2: ['name'], // NS
-  3: ['name'], // MD
-  4: ['name'], // MF
-  5: ['name'], // CNAME
-  6: ['name', 'name'], // SOA
-  7: ['name'], // MB
-  8: ['name'], // MG
-  9: ['name'], // MR
-  12: ['name'], // PTR
-  14: ['name', 'name'], // MINFO
-  15: [2, 'name'], // MX
-  17: ['name', 'name'], // RP
-  18: [2, 'name'], // AFSDB
-  21: [2, 'name'], // RT
-  24: [18, 'name'], // SIG
-  26: [2, 'name', 'name'], // PX
-  30: ['name'], // NXT
-  33: [6, 'name'], // SRV
-  35: [4, 'string', 'string', 'string', 'name'], // NAPTR
-  36: [2, 'name'], // KX
-  39: ['name'], // DNAME
-  46: [18, 'name'], // RRSIG
-}
 
 /** Lowercases the uncompressed name at `pos` in place; returns the offset after it. */
 function lowerNameAt(buf: Buffer, pos: number): number {
@@ -52,7 +25,7 @@ function lowerNameAt(buf: Buffer, pos: number): number {
 }
 
 export function canonicalRdata(typeCode: number, rdata: Buffer): Buffer {
-  const layout = NAME_LAYOUTS[typeCode]
+  const layout = typeCode === NSEC_TYPE ? undefined : RDATA_NAME_LAYOUTS[typeCode]
   if (!layout) return rdata
   const out = Buffer.from(rdata)
   let pos = 0

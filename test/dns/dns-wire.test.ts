@@ -7,6 +7,7 @@ import { keyTag } from '../../runtime/net/dns/dns-key-tag.ts'
 import { buildQuery, readMessage } from '../../runtime/net/dns/dns-message.ts'
 import { encodeName, nameToText, readName, wireNamesEqual } from '../../runtime/net/dns/dns-name.ts'
 import { decodeRecord, serialTimeToIso } from '../../runtime/net/dns/dns-rdata.ts'
+import { expandRdata } from '../../runtime/net/dns/dns-rdata-expand.ts'
 import { inspectReply, type ExpectedReply } from '../../runtime/net/dns/dns-response.ts'
 import { wireOf } from '../../runtime/net/dns/dns-wire-store.ts'
 import type { WireRR } from '../support/dns-authority.ts'
@@ -114,6 +115,26 @@ describe('decoding records', () => {
     expect(cname).toMatchObject({ ttl: 0, data: { target: 'www.example.org' } })
     expect(wireOf(cname as NonNullable<typeof cname>)?.ttl).toBe(0xffffffff)
     expect(wireOf(cname as NonNullable<typeof cname>)?.owner).toEqual(encodeName('example.org'))
+  })
+})
+
+describe('RDATA decompression by layout', () => {
+  // NAPTR: order, preference, then three character-strings, then the replacement
+  // name. A string byte that looks like a pointer (0xc0) must be copied, not followed.
+  it('copies NAPTR character-strings as they are and expands the compressed replacement', () => {
+    const head = Buffer.concat([hex('1234 8180 0001 0001 0000 0000'), encodeName('example.org'), hex('0023 0001')])
+    const strings = Buffer.concat([hex('01 53'), hex('07 5349502b443255'), hex('02 c00c')])
+    const rdata = Buffer.concat([hex('000a 0064'), strings, hex('04 5f736970 04 5f756470 c00c')])
+    const msg = Buffer.concat([head, hex('c00c 0023 0001 0000012c'), hex(rdata.length.toString(16).padStart(4, '0')), rdata])
+    const rdOffset = msg.length - rdata.length
+    expect(expandRdata(msg, rdOffset, rdata.length, 35)).toEqual(Buffer.concat([hex('000a 0064'), strings, encodeName('_sip._udp.example.org')]))
+  })
+
+  it('expands the next name of an NXT record (RFC 2535) and leaves its type bitmap', () => {
+    const head = Buffer.concat([hex('1234 8180 0001 0001 0000 0000'), encodeName('example.org'), hex('001e 0001')])
+    const rdata = Buffer.concat([hex('01 61 c00c'), hex('40000000')])
+    const msg = Buffer.concat([head, hex('c00c 001e 0001 0000012c'), hex(rdata.length.toString(16).padStart(4, '0')), rdata])
+    expect(expandRdata(msg, msg.length - rdata.length, rdata.length, 30)).toEqual(Buffer.concat([encodeName('a.example.org'), hex('40000000')]))
   })
 })
 
