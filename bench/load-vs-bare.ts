@@ -10,7 +10,8 @@ import { PINNED, load, median, startServer } from './load-server.ts'
 // --floor true (for /api/uuid) adds a third contender: the contract's own minimum
 // written by hand in one h3 handler (servers/floor-server.ts), to show how much of
 // the gap to bare is the contract itself (headers, ids, log line) and how much is
-// the pipeline.
+// the pipeline. --burn N (with --floor true) adds the floor again, spinning N µs of
+// CPU per request: what N µs of handler time costs in req/s on this box.
 
 const args = new Map<string, string>()
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!)
@@ -44,9 +45,11 @@ const bytes = (await sample.text()).length
 const bare = await startServer('bare-server.ts', { BODY_BYTES: String(bytes) })
 const check = await (await fetch(`${bare.url}${path}`)).text()
 const floor = args.get('floor') === 'true' ? await startServer('floor-server.ts', { LOG_LEVEL: logLevel }) : undefined
-const contenders = [['pipeline', pipeline], ['bare', bare], ...(floor ? [['floor', floor] as const] : [])] as const
+const burnUs = Number(args.get('burn') ?? 0)
+const burnt = floor && burnUs > 0 ? await startServer('floor-server.ts', { LOG_LEVEL: logLevel, BURN_US: String(burnUs) }) : undefined
+const contenders = [['pipeline', pipeline], ['bare', bare], ...(floor ? [['floor', floor] as const] : []), ...(burnt ? [['floor_burn', burnt] as const] : [])] as const
 
-const results: Record<string, number[]> = { pipeline: [], bare: [], floor: [] }
+const results: Record<string, number[]> = { pipeline: [], bare: [], floor: [], floor_burn: [] }
 try {
   // Warm both (JIT) before measuring.
   for (const [, server] of contenders) await load(`${server.url}${path}`, { connections, durationSeconds: 2, generator })
@@ -62,11 +65,13 @@ try {
   await pipeline.stop()
   await bare.stop()
   await floor?.stop()
+  await burnt?.stop()
   await dns?.close()
 }
 const p = median(results.pipeline!)
 const b = median(results.bare!)
 const f = floor ? median(results.floor!) : undefined
+const fb = burnt ? median(results.floor_burn!) : undefined
 console.log(
   JSON.stringify(
     {
@@ -83,6 +88,10 @@ console.log(
       bare_rps: Math.round(b),
       ratio: Number((p / b).toFixed(3)),
       ...(f === undefined ? {} : { floor_rps: Math.round(f), floor_ratio: Number((f / b).toFixed(3)) }),
+      // Per-request time from req/s (one server core): how much N µs of CPU added.
+      ...(f === undefined || fb === undefined
+        ? {}
+        : { burn_us: burnUs, floor_burn_rps: Math.round(fb), burn_cost_us: Number((1e6 / fb - 1e6 / f).toFixed(2)) }),
       goal,
     },
     null,

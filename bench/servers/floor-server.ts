@@ -12,14 +12,16 @@ import { createUlidFactory } from '../../runtime/ulid-factory.ts'
 // X-Request-Id, Cache-Control), a per-IP counter and the access-log line (unless
 // LOG_LEVEL is above info). No layer, descriptor, validation or format lookup. The
 // distance from bare to here is the contract's; from here to the pipeline is the
-// framework's.
+// framework's. BURN_US=N spins N µs of CPU per request (load-vs-bare --burn N).
 
 const nextId = createUlidFactory()
 const windows = new Map<string, { points: number; resetAt: number }>()
 const log = ['trace', 'debug', 'info'].includes(process.env.LOG_LEVEL ?? 'info') ? createBatchedWriter(pino.destination({ sync: false })) : undefined
 const app = new H3()
+const BURN_MS = Number(process.env.BURN_US ?? 0) / 1000
 app.get('/api/uuid', (event) => {
   const started = performance.now()
+  if (BURN_MS > 0) while (performance.now() - started < BURN_MS);
   const ip = event.req.ip ?? ''
   const now = Date.now()
   let window = windows.get(ip)
