@@ -2,7 +2,8 @@ import { startDnsServer } from '../test/support/dns-server.ts'
 import type { Generator } from './load-server.ts'
 import { PINNED, load, median, startServer } from './load-server.ts'
 
-// npx tsx bench/load-vs-bare.ts [--path /api/uuid] [--goal 0.8] [--rounds 3] [--duration 5] [--connections 50] [--floor true] [--generator autocannon|wrk]
+// npx tsx bench/load-vs-bare.ts [--path /api/uuid] [--goal 0.8] [--rounds 3] [--duration 5] [--connections 50]
+//   [--floor true [--burn N]] [--generator autocannon|wrk]
 // One endpoint through the full pipeline vs a bare h3 handler returning a body of
 // the same size, alternating rounds in one run; each server in its own process.
 // DNS paths get a loopback DNS server (127.0.0.2) with a long-TTL zone, and the
