@@ -8,11 +8,11 @@ import { PINNED, load, median, startServer } from './load-server.ts'
 // the same size, alternating rounds in one run; each server in its own process.
 // DNS paths get a loopback DNS server (127.0.0.2) with a long-TTL zone, and the
 // answer is warmed into the cache first: the run measures cache hits.
-// --floor true (for /api/uuid) adds a third contender: the contract's own minimum
-// written by hand in one h3 handler (servers/floor-server.ts), to show how much of
-// the gap to bare is the contract itself (headers, ids, log line) and how much is
-// the pipeline. --burn N (with --floor true) adds the floor again, spinning N µs of
-// CPU per request: what N µs of handler time costs in req/s on this box.
+// --floor true adds a third contender: the contract's own minimum for /api/uuid or
+// a DNS cache hit, written by hand in plain h3 handlers (servers/floor-server.ts), to
+// show how much of the gap to bare is the contract itself (headers, ids, log line)
+// and how much is the pipeline. --burn N (with --floor true) adds the floor again,
+// spinning N µs of CPU per request: what N µs of handler time costs in req/s.
 
 const args = new Map<string, string>()
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!)
@@ -42,12 +42,16 @@ const dns = path.startsWith('/api/dns/') || path.startsWith('/api/reverse-dns/')
 const pipeline = await startServer('pipeline-server.ts', { LOG_LEVEL: logLevel, ...(dns ? { INFRALENS_DNS_RESOLVERS: `${dns.host}:${dns.port}`, INFRALENS_ALLOW_PRIVATE_TARGETS: 'true' } : {}) })
 const sample = await fetch(`${pipeline.url}${path}`)
 if (sample.status !== 200) throw new Error(`${path}: ${sample.status} ${await sample.text()}`)
-const bytes = (await sample.text()).length
+const sampleText = await sample.text()
+const bytes = sampleText.length
 const bare = await startServer('bare-server.ts', { BODY_BYTES: String(bytes) })
 const check = await (await fetch(`${bare.url}${path}`)).text()
-const floor = args.get('floor') === 'true' ? await startServer('floor-server.ts', { LOG_LEVEL: logLevel }) : undefined
+// The floor answers a DNS cache hit with the pipeline's own data, so both bodies match.
+const floorEnv = { LOG_LEVEL: logLevel, FLOOR_DNS_DATA: JSON.stringify((JSON.parse(sampleText) as { data: unknown }).data) }
+const floor = args.get('floor') === 'true' ? await startServer('floor-server.ts', floorEnv) : undefined
 const burnUs = Number(args.get('burn') ?? 0)
-const burnt = floor && burnUs > 0 ? await startServer('floor-server.ts', { LOG_LEVEL: logLevel, BURN_US: String(burnUs) }) : undefined
+const burnt = floor && burnUs > 0 ? await startServer('floor-server.ts', { ...floorEnv, BURN_US: String(burnUs) }) : undefined
+const floorCheck = floor ? await (await fetch(`${floor.url}${path}`)).text() : undefined
 const contenders = [['pipeline', pipeline], ['bare', bare], ...(floor ? [['floor', floor] as const] : []), ...(burnt ? [['floor_burn', burnt] as const] : [])] as const
 
 const results: Record<string, number[]> = { pipeline: [], bare: [], floor: [], floor_burn: [] }
@@ -80,7 +84,7 @@ console.log(
       generator,
       log_level: logLevel,
       dns_queries_during_run: dns ? dns.log.length : undefined,
-      body_bytes: { pipeline: bytes, bare: check.length },
+      body_bytes: { pipeline: bytes, bare: check.length, ...(floorCheck === undefined ? {} : { floor: floorCheck.length }) },
       connections,
       duration_seconds: durationSeconds,
       rounds,
