@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import type { AnyEndpoint, BodySpec } from './define-endpoint.ts'
 import { InputError, PayloadTooLargeError } from './errors.ts'
+import { nestsDeeperThan } from './json-depth.ts'
 
 // Turns the raw request (path params, query, body) into the descriptor's validated
 // input. The messages are for people: they name the parameter and what to send.
@@ -77,6 +78,14 @@ async function readLimited(request: Request, maxBytes: number): Promise<string> 
   return Buffer.concat(chunks).toString('utf8')
 }
 
+/**
+ * How deeply a JSON body may nest. Every body the registry takes is two levels
+ * deep ({"cidrs": [...]}); 64 leaves room for any honest document while keeping
+ * whatever recurses over it later (validation, String(), JSON.stringify) far from
+ * the stack limit.
+ */
+export const MAX_JSON_DEPTH = 64
+
 /** Reads and decodes the body per the descriptor's BodySpec. */
 export async function readBody(request: Request, spec: BodySpec): Promise<unknown> {
   const text = await readLimited(request, spec.maxBytes)
@@ -84,6 +93,13 @@ export async function readBody(request: Request, spec: BodySpec): Promise<unknow
   const type = request.headers.get('content-type') ?? ''
   const looksJson = type.includes('json') || /^\s*[[{"]/.test(text)
   if (spec.kind === 'json' || looksJson) {
+    // Before JSON.parse: a deep body is refused without building it.
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      throw new InputError(`The JSON body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; send at most ${MAX_JSON_DEPTH} levels (the endpoint's description shows the shape it takes).`, {
+        param: 'body',
+        max_depth: MAX_JSON_DEPTH,
+      })
+    }
     try {
       return JSON.parse(text) as unknown
     } catch (error) {
