@@ -6,7 +6,7 @@ import type { H3Event } from 'h3'
 import type { DestinationStream, Logger } from 'pino'
 import { FastResponse } from 'srvx'
 import type { Caller, Layer } from './call.ts'
-import { clientIp } from './client-ip.ts'
+import { anonymousPrincipal, clientIp } from './client-ip.ts'
 import type { Config } from './config.ts'
 import { loadConfig } from './config.ts'
 import type { AnyEndpoint } from './define-endpoint.ts'
@@ -175,7 +175,7 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
     const headers: Record<string, string> = {}
     if (unroutedLayers.length === 0) return headers
     const ip = clientIp(event.req.ip, config.trustProxy.length ? event.req.headers.get('x-forwarded-for') : null, config.trustProxy)
-    const caller: Caller = { tier: 'anonymous', ip, principal: `ip:${ip}` }
+    const caller: Caller = { tier: 'anonymous', ip, principal: anonymousPrincipal(ip) }
     for (const layer of unroutedLayers) {
       await layer.unrouted!(caller, headers).catch((error: unknown) => log.warn({ err: error, layer: layer.name }, 'layer failed on an unrouted request'))
     }

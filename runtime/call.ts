@@ -15,7 +15,7 @@ export interface Caller {
   ip: string
   /** Label of the API key, when a valid one was sent. */
   keyLabel?: string
-  /** What rate limits count against: a key id or the client IP. */
+  /** What rate limits count against: a key id, or the client's IPv4 address or IPv6 /64 (client-ip.ts). */
   principal: string
   rateLimit?: RateLimitState
 }

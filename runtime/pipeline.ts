@@ -3,7 +3,7 @@ import type { Logger } from 'pino'
 import type { z } from 'zod'
 import type { Call, Layer, LayerStage, MaybePromise, Step } from './call.ts'
 import { isPending } from './call.ts'
-import { clientIp } from './client-ip.ts'
+import { anonymousPrincipal, clientIp } from './client-ip.ts'
 import { isoNow } from './clock.ts'
 import type { Config } from './config.ts'
 import type { Controls } from './controls.ts'
@@ -324,7 +324,7 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
       requestId: nextId(),
       request,
       header,
-      caller: { tier: 'anonymous', ip, principal: `ip:${ip}` },
+      caller: { tier: 'anonymous', ip, principal: anonymousPrincipal(ip) },
       input: {},
       cache: 'miss',
       ttl: undefined,
