@@ -1,12 +1,21 @@
+import { LETTER, NAME_CHAR } from 'xmlchars/xml/1.0/ed4.js'
+
 // XML element names have rules JSON keys do not: no leading digit, hyphen or dot,
 // no spaces or colons (namespaces), nothing starting with "xml".
+//
+// Which characters a name may hold is the 4th edition's table (XML 1.0 Appendix
+// B), not the 5th's wider ranges: expat (under Python, PHP, Ruby, ...) still
+// checks the 4th and refuses the whole document for one character outside it,
+// e.g. U+FEFF or U+017F; every 4th-edition name is a 5th-edition name too.
+// No u flag: a character outside the BMP is two replaced halves, as before.
 
-const INVALID_CHARS = /[^A-Za-z0-9_.\-\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD]/g
+const INVALID_CHARS = new RegExp(`[^${NAME_CHAR}]|:`, 'g')
+const NAME_START = new RegExp(`^[${LETTER}_]`)
 
 /** A valid XML element name for a JSON key (unchanged when it already is one). */
 export function xmlName(key: string): string {
   let name = key.replace(INVALID_CHARS, '_')
-  if (name === '' || /^[0-9.\-]/.test(name) || /^xml/i.test(name)) name = `_${name}`
+  if (!NAME_START.test(name) || /^xml/i.test(name)) name = `_${name}`
   return name
 }
 
