@@ -8,12 +8,14 @@ import type { TestRedis } from '../support/redis-server.ts'
 import { redisAvailable, startTestRedis } from '../support/redis-server.ts'
 
 // Several instances behind a load balancer share the cache and the rate-limit
-// counters through Redis. Each test gets its own key prefix. With REDIS_URL set
-// (CI, or Redis on 127.0.0.1:6379) the shared tests use that server; the outage
-// test always runs its own redis-server, since it kills and restarts it.
+// counters through Redis. Each test gets its own key prefix. The file runs its
+// own redis-server: CI runs the suite in a network namespace with only loopback
+// (.ci/run), where the machine's Redis on 127.0.0.1:6379 is out of reach. Only
+// where redis-server is not installed do the shared tests use REDIS_URL; the
+// outage test always needs its own server, since it kills and restarts it.
 
-const external = process.env.REDIS_URL
 const canSpawn = redisAvailable()
+const external = canSpawn ? undefined : process.env.REDIS_URL
 if (!canSpawn && process.env.CI) throw new Error('redis-server is required in CI (.ci/run installs it)')
 if (!external && !canSpawn) console.warn('\n*** test/scale/redis.test.ts SKIPPED: REDIS_URL is unset and redis-server is not installed ***\n')
 else if (!canSpawn) console.warn('\n*** test/scale/redis.test.ts: the Redis outage test is SKIPPED (it needs redis-server to stop and restart) ***\n')
