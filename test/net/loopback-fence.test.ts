@@ -29,13 +29,16 @@ const OFF_BOX = [
   { host: '::ffff:192.0.2.1', url: '[::ffff:192.0.2.1]' },
 ] as const
 
+/** A socket, a ClientRequest or an HTTP/2 session. */
+type Attempt = EventEmitter & { destroy(): unknown }
+
 /**
  * The error a connect attempt ends in, however it is delivered: thrown where it
  * was started, emitted as 'error', or a rejected promise (fetch wraps it as
  * `cause`). Fails if the attempt connects or is still pending after 5 s.
  */
-async function refusal(start: () => EventEmitter | Promise<unknown>): Promise<Error> {
-  let started: EventEmitter | Promise<unknown>
+async function refusal(start: () => Attempt | Promise<unknown>): Promise<Error> {
+  let started: Attempt | Promise<unknown>
   try {
     started = start()
   } catch (error) {
@@ -55,8 +58,7 @@ async function refusal(start: () => EventEmitter | Promise<unknown>): Promise<Er
   try {
     return await Promise.race([settled, timeout])
   } finally {
-    // a socket, a ClientRequest or an HTTP/2 session: each has destroy()
-    if (!(started instanceof Promise)) (started as { destroy(): void }).destroy()
+    if (!(started instanceof Promise)) started.destroy()
   }
 }
 
