@@ -20,6 +20,8 @@ import { guardDnsServers } from './net/dns-server-guard.ts'
 import { createGuardedNetwork } from './net/guarded-network.ts'
 import { createUpstreamGuard } from './net/upstream-guard.ts'
 import { createInvoker } from './invoke.ts'
+import type { CpuPool } from './cpu/cpu-pool.ts'
+import { wireCpu } from './cpu/wire-cpu.ts'
 import { createSharedRedis } from './shared-redis.ts'
 import type { PipelineDeps } from './pipeline.ts'
 import { STAGE_ORDER, createEndpointHandler } from './pipeline.ts'
@@ -46,6 +48,8 @@ export interface InfralensApp {
   config: Config
   endpoints: readonly AnyEndpoint[]
   log: Logger
+  /** The CPU pool of the endpoints marked offload; undefined without any, or with INFRALENS_CPU_WORKERS=0. */
+  cpu: CpuPool | undefined
   close(): Promise<void>
 }
 
@@ -53,9 +57,11 @@ type Handler = (event: H3Event) => Promise<Response> | Response
 
 /** Builds the whole service: config, registry, plugins, generated routes. Throws on any wiring mistake. */
 export async function createApp(options: AppOptions = {}): Promise<InfralensApp> {
-  const config = loadConfig(options.env ?? process.env)
+  const env = options.env ?? process.env
+  const config = loadConfig(env)
   const log = createLogger(config.logLevel, options.logStream)
-  const endpoints = await loadRegistry(options.registryDirs ?? [join(ROOT, 'registry')])
+  const registryDirs = options.registryDirs ?? [join(ROOT, 'registry')]
+  const endpoints = await loadRegistry(registryDirs)
   const plugins = orderPlugins([...(await discoverPlugins(options.pluginDirs ?? [join(ROOT, 'plugins')])), ...(options.plugins ?? [])])
 
   // DNS queries use plain sockets, not the guarded network: they only ever go to the
@@ -86,6 +92,7 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
   const closers: Array<() => Promise<void> | void> = []
   const observers: RequestObserver[] = []
   const rawRoutes = new Map<string, RawRouteHandler>()
+  const workModules: URL[] = []
   if (redis) {
     // Redis down degrades the service (each process on its own), it does not stop it.
     checks.push({
@@ -120,6 +127,7 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
         if (name in upstreams) throw new PluginError(`Upstream "${String(name)}" is registered twice (second from plugin "${plugin.name}")`)
         upstreams[name] = client
       },
+      work: (module) => void workModules.push(module),
       layer: (layer) => void layers.push(layer),
       format: (format) => void formatList.push(format),
       readiness: (name, check) => void checks.push({ name, check }),
@@ -134,6 +142,8 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
     }
     await plugin.setup(api)
   }
+  const cpu = await wireCpu({ modules: workModules, endpoints, resolvers, formats: formatList, config, env, registryDirs })
+  if (cpu) closers.push(() => cpu.close())
 
   const missing = endpoints.filter((e) => !resolvers.has(e.name)).map((e) => e.name)
   if (missing.length) throw new PluginError(`No resolver registered for: ${missing.join(', ')}`)
@@ -152,7 +162,7 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
   const observe: RequestObserver | undefined =
     observers.length === 0 ? undefined : observers.length === 1 ? observers[0] : (record) => observers.forEach((o) => o(record))
   const invoke = createInvoker({ config, log, layers, upstreams, endpoints, resolvers })
-  const deps: PipelineDeps = { config, log, layers, upstreams, formats, formatNames: new Set(formatMap.keys()), nextId, observe, invoke }
+  const deps: PipelineDeps = { config, log, layers, upstreams, formats, formatNames: new Set(formatMap.keys()), nextId, observe, invoke, cpu }
 
   // Paths are grouped so one route answers every method: the wrong one is a 405
   // with Allow, instead of the router's 404.
@@ -252,6 +262,7 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
     config,
     endpoints,
     log,
+    cpu,
     async close() {
       for (const close of closers.reverse()) await close()
       await redis?.close()

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import ipaddr from 'ipaddr.js'
 import { z } from 'zod'
 
@@ -140,6 +141,11 @@ const EnvSchema = z.object({
   INFRALENS_BREAKER_OPEN_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   INFRALENS_UPSTREAM_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(16),
   INFRALENS_DNS_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(64),
+  // One core is left to the event loop: on 2 cores, 1 worker kept /api/health's p99
+  // lowest under summarize load (bench/RESULTS.md, "CPU pool"). 0: no pool, offloaded
+  // endpoints run on the main thread.
+  INFRALENS_CPU_WORKERS: z.coerce.number().int().min(0).max(64).default(Math.max(1, availableParallelism() - 1)),
+  INFRALENS_CPU_QUEUE: z.coerce.number().int().min(1).max(10_000).default(64),
   INFRALENS_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   INFRALENS_REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, 'letters, digits, : _ - only').default('infralens:'),
@@ -188,6 +194,10 @@ export interface Config {
   dnsConcurrency: number
   /** How long SIGTERM waits for in-flight requests before exiting anyway. */
   shutdownGraceMs: number
+  /** Worker threads of the CPU pool (descriptors marked offload); 0: none, they run on the event loop. */
+  cpuWorkers: number
+  /** Offloaded requests that may wait for a worker; past that, 503 with Retry-After. */
+  cpuQueue: number
   redisUrl: string | undefined
   /** Namespace of every key this deployment writes to Redis. */
   redisPrefix: string
@@ -235,6 +245,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     requestTimeoutMs: e.INFRALENS_REQUEST_TIMEOUT_MS,
     staleIfErrorSeconds: e.INFRALENS_STALE_IF_ERROR_S,
     shutdownGraceMs: e.INFRALENS_SHUTDOWN_GRACE_MS,
+    cpuWorkers: e.INFRALENS_CPU_WORKERS,
+    cpuQueue: e.INFRALENS_CPU_QUEUE,
     breakerThreshold: e.INFRALENS_BREAKER_THRESHOLD,
     breakerOpenMs: e.INFRALENS_BREAKER_OPEN_MS,
     upstreamConcurrency: e.INFRALENS_UPSTREAM_CONCURRENCY,

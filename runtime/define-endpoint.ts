@@ -43,6 +43,16 @@ export interface EndpointDescriptor<P extends z.ZodObject = z.ZodObject, D exten
    * loaded yet): a sentence for the docs, which then declare the 503 response.
    */
   unavailable?: string
+  /**
+   * CPU-heavy (tens of ms per request at the input's bounds): after auth and rate
+   * limit, the rest of the request (body decoding, params validation, the resolver,
+   * shaping, envelope, format) runs in the CPU pool's worker threads
+   * (runtime/cpu, INFRALENS_CPU_WORKERS), so it never holds the event loop. The
+   * resolver must come from a work module (api.work); the endpoint has no
+   * upstreams, is never cached, and says in `unavailable` that a full pool queue
+   * answers 503.
+   */
+  offload?: true
   /** Rate-limit weight; 0 reports the limit without spending from it. */
   cost: number
   /** Dotted paths of the arrays in data that sort/order/limit/offset act on. */

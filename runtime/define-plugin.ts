@@ -96,6 +96,13 @@ export interface PluginApi {
   /** Every discovered descriptor (meta endpoints document the registry with it). */
   endpoints(): readonly AnyEndpoint[]
   resolve<E extends AnyEndpoint>(endpoint: E, resolver: Resolver<E>): void
+  /**
+   * A work module (runtime/cpu/define-work.ts): pure code the CPU pool's workers
+   * load, e.g. `new URL('./work.ts', import.meta.url)`. Its resolvers are
+   * registered as api.resolve would (the endpoints marked `offload` need theirs
+   * here); its formats are the ones workers render answers in.
+   */
+  work(module: URL): void
   upstream<K extends keyof UpstreamRegistry>(name: K, client: UpstreamRegistry[K]): void
   layer(layer: Layer): void
   format(format: Format): void

@@ -78,6 +78,13 @@ export class UnavailableError extends ApiError {
   }
 }
 
+/** 503 with Retry-After: the CPU pool's queue is full (runtime/cpu), a moment's overload rather than a fault. */
+export class PoolBusyError extends ApiError {
+  constructor(message: string, details: ErrorDetails = {}, retryAfterSeconds = 1) {
+    super(503, 'service_unavailable', message, details, { 'retry-after': String(retryAfterSeconds) })
+  }
+}
+
 /** 504: the request's own deadline passed before its upstreams answered. */
 export class DeadlineError extends ApiError {
   constructor(ms: number) {

@@ -56,12 +56,17 @@ export function validateInput(schema: z.ZodObject, raw: Record<string, unknown>)
   })
 }
 
-async function readLimited(request: Request, maxBytes: number): Promise<string> {
+/**
+ * The body's bytes, refused past maxBytes (413) while streaming. They are a
+ * Uint8Array of their own (not a slice of Node's shared buffer pool), so they can
+ * be transferred to a CPU worker as they are.
+ */
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(request.headers.get('content-length') ?? Number.NaN)
   const tooLarge = () =>
     new PayloadTooLargeError(`Request body exceeds ${maxBytes} bytes; send fewer entries or split the request.`, { max_bytes: maxBytes })
   if (declared > maxBytes) throw tooLarge()
-  if (!request.body) return ''
+  if (!request.body) return new Uint8Array(0)
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []
   let size = 0
@@ -75,7 +80,13 @@ async function readLimited(request: Request, maxBytes: number): Promise<string> 
     }
     chunks.push(value)
   }
-  return Buffer.concat(chunks).toString('utf8')
+  const bytes = new Uint8Array(size)
+  let at = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return bytes
 }
 
 /**
@@ -88,7 +99,8 @@ export const MAX_JSON_DEPTH = 64
 
 /** Reads and decodes the body per the descriptor's BodySpec. */
 export async function readBody(request: Request, spec: BodySpec): Promise<unknown> {
-  const text = await readLimited(request, spec.maxBytes)
+  const bytes = await readBodyBytes(request, spec.maxBytes)
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
   if (text.trim() === '') throw new InputError('The request body is empty; send JSON (or one entry per line).', { param: 'body' })
   const type = request.headers.get('content-type') ?? ''
   const looksJson = type.includes('json') || /^\s*[[{"]/.test(text)

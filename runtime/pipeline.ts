@@ -1,5 +1,7 @@
+import { STATUS_CODES } from 'node:http'
 import type { H3Event } from 'h3'
 import type { Logger } from 'pino'
+import { FastResponse } from 'srvx'
 import type { z } from 'zod'
 import type { Call, Layer, LayerStage, MaybePromise, Step } from './call.ts'
 import { isPending } from './call.ts'
@@ -19,6 +21,8 @@ import type { Invoker } from './invoke.ts'
 import type { Formats } from './respond.ts'
 import { baseHeaders, documentResponse, errorInfo, errorResponse, rawResponse, successResponse } from './respond.ts'
 import { compileListPaths, hasShaping, shape } from './shape.ts'
+import type { CpuPool } from './cpu/cpu-pool.ts'
+import { Rendered, defineOffload } from './cpu/offload.ts'
 
 export interface PipelineDeps {
   config: Config
@@ -32,6 +36,8 @@ export interface PipelineDeps {
   observe: RequestObserver | undefined
   /** Runs another endpoint for ctx.invoke (runtime/invoke.ts). */
   invoke: Invoker
+  /** Worker threads for endpoints marked `offload`; undefined: they run here, like any other. */
+  cpu?: CpuPool | undefined
 }
 
 const NO_QUERY = new URLSearchParams()
@@ -228,14 +234,18 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
     return Promise.race([work, deadline]).finally(() => clearTimeout(timer))
   }
 
+  // Offloaded (descriptor `offload`): after auth and rate limit, a CPU worker runs
+  // the rest of this same pipeline (validation, resolver, format) and sends back
+  // the rendered answer. Such endpoints are never cached (runtime/registry.ts).
+  const offloaded = endpoint.offload && deps.cpu ? defineOffload(endpoint, deps.cpu, () => Date.now()) : undefined
   const steps: Step[] = [
     ...stepsFor(endpoint, deps.layers, 'auth'),
     ...stepsFor(endpoint, deps.layers, 'limit'),
-    validate,
-    ...stepsFor(endpoint, deps.layers, 'cache'),
+    ...(offloaded ? [] : [validate, ...stepsFor(endpoint, deps.layers, 'cache')]),
   ]
+  const last = offloaded ? (call: Call) => offloaded(call, (call as RuntimeCall).url, (call as RuntimeCall).routeParams) : resolve
   const run = (call: Call, index: number): MaybePromise<unknown> =>
-    index < steps.length ? steps[index]!(call, () => run(call, index + 1)) : resolve(call)
+    index < steps.length ? steps[index]!(call, () => run(call, index + 1)) : last(call)
 
   const observe = deps.observe
   const errorHooks = deps.layers.filter((l) => l.onError !== undefined)
@@ -303,8 +313,17 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
     })
   }
 
+  /** A worker's answer: its headers, then the ones layers set here (rate limit). */
+  const sendRendered = (call: RuntimeCall, rendered: Rendered, started: number): Response => {
+    const headers = { ...rendered.headers }
+    for (const name in call.headers) headers[name] = call.headers[name]!
+    if (observe) report(observe, call, rendered.status, started)
+    return new FastResponse(rendered.body, { status: rendered.status, statusText: STATUS_CODES[rendered.status] ?? '', headers })
+  }
+
   const answer = (call: RuntimeCall, data: unknown, started: number): Response | Promise<Response> => {
     try {
+      if (data instanceof Rendered) return sendRendered(call, data, started)
       return succeed(call, data, started)
     } catch (thrown) {
       return fail(call, thrown, started)

@@ -55,6 +55,12 @@ function check(endpoint: AnyEndpoint, where: string): void {
   if (endpoint.body && endpoint.method !== 'POST') fail('only POST endpoints take a body')
   if (endpoint.contentType !== undefined && endpoint.envelope !== false) fail('contentType needs envelope: false (the resolver returns the body as-is)')
   if (endpoint.pagination && !('limit' in shape && 'offset' in shape)) fail('pagination needs limit and offset in params (the endpoint pages itself)')
+  if (endpoint.offload) {
+    // A worker has no network, and its answer comes back rendered (request id, timestamp): nothing to cache.
+    if (endpoint.upstreams?.length) fail('offload endpoints cannot have upstreams (the CPU pool runs pure computations)')
+    if (endpoint.cache !== false) fail('offload endpoints are never cached: set cache: false')
+    if (endpoint.unavailable === undefined) fail('offload endpoints answer 503 when the CPU pool is full: say so in `unavailable`')
+  }
   aliasPath(endpoint)
 }
 

@@ -1,12 +1,10 @@
 import { definePlugin } from '../../runtime/define-plugin.ts'
-import { csvFormat } from './csv-format.ts'
-import { jsonFormat } from './json-format.ts'
-import { xmlFormat } from './xml-format.ts'
-import { yamlFormat } from './yaml-format.ts'
+import work from './work.ts'
 
 export default definePlugin({
   name: 'format',
   setup(api) {
-    for (const format of [jsonFormat, yamlFormat, xmlFormat, csvFormat]) api.format(format)
+    for (const format of work.formats ?? []) api.format(format)
+    api.work(new URL('./work.ts', import.meta.url))
   },
 })

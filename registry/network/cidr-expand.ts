@@ -26,6 +26,10 @@ export default defineEndpoint({
   // Pages are cheap to compute and up to 4096 addresses each: caching them would
   // let one client fill the cache.
   cache: false,
+  // A 4096-address IPv6 page is ~4-7 ms of CPU with its rendering: it runs in the
+  // CPU pool, off the event loop.
+  offload: true,
+  unavailable: 'The CPU pool is busy: INFRALENS_CPU_QUEUE requests already wait for a worker (Retry-After says when to try again)',
   cost: 1,
   pagination: { total: 'total', limit: 'limit', offset: 'offset' },
   csvRows: 'addresses',

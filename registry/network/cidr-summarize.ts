@@ -16,6 +16,9 @@ export default defineEndpoint({
   data: CidrSummarizeData,
   body: { kind: 'json-or-lines', maxBytes: 4 * 1024 * 1024 },
   cache: false,
+  // Tens of ms of CPU at its bounds: runs in the CPU pool, off the event loop.
+  offload: true,
+  unavailable: 'The CPU pool is busy: INFRALENS_CPU_QUEUE requests already wait for a worker (Retry-After says when to try again)',
   cost: 5,
   lists: ['ipv4', 'ipv6', 'invalid'],
   example: { body: '{"cidrs":["192.0.2.0/25","192.0.2.128/25","198.51.100.7","2001:db8::/33","2001:db8:8000::/33","10.0.0.300"]}' },

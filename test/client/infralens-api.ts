@@ -4823,6 +4823,8 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["UpstreamError"];
+            /** @description The CPU pool is busy: INFRALENS_CPU_QUEUE requests already wait for a worker (Retry-After says when to try again) (service_unavailable) */
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     networkCidrExpand: {
@@ -4923,6 +4925,8 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["UpstreamError"];
+            /** @description The CPU pool is busy: INFRALENS_CPU_QUEUE requests already wait for a worker (Retry-After says when to try again) (service_unavailable) */
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     networkCidrSummarize: {
@@ -5050,6 +5054,8 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["UpstreamError"];
+            /** @description The CPU pool is busy: INFRALENS_CPU_QUEUE requests already wait for a worker (Retry-After says when to try again) (service_unavailable) */
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     dataBogons: {
