@@ -48,6 +48,8 @@ export interface InfralensApp {
   config: Config
   endpoints: readonly AnyEndpoint[]
   log: Logger
+  /** The request id factory; the server's own refusals (runtime/parser-errors.ts) draw from it too. */
+  nextId: () => string
   /** The CPU pool of the endpoints marked offload; undefined without any, or with INFRALENS_CPU_WORKERS=0. */
   cpu: CpuPool | undefined
   close(): Promise<void>
@@ -262,6 +264,7 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
     config,
     endpoints,
     log,
+    nextId,
     cpu,
     async close() {
       for (const close of closers.reverse()) await close()

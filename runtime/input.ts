@@ -71,7 +71,7 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
   const chunks: Uint8Array[] = []
   let size = 0
   for (;;) {
-    const { done, value } = await reader.read()
+    const { done, value } = await reader.read().catch(cutShort)
     if (done) break
     size += value.byteLength
     if (size > maxBytes) {
@@ -87,6 +87,15 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
     at += chunk.byteLength
   }
   return bytes
+}
+
+/**
+ * The body stream failed: the client went away, or broke the chunked framing
+ * mid-body (runtime/parser-errors.ts answers that one). The client's doing, not a
+ * fault of the service: a 400, not an "unhandled error" in the log.
+ */
+function cutShort(): never {
+  throw new InputError('The request body ended before it was complete: the connection closed, or its chunked encoding broke off.', { param: 'body' })
 }
 
 /**

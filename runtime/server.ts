@@ -3,6 +3,8 @@ import { Server as NetServer } from 'node:net'
 import { serve } from 'srvx'
 import type { Server } from 'srvx'
 import type { InfralensApp } from './app.ts'
+import { defineIsoNow } from './clock.ts'
+import { answerParserErrors } from './parser-errors.ts'
 
 export const MAX_BODY_BYTES = 8 * 1024 * 1024
 export const MAX_HEADER_BYTES = 16 * 1024
@@ -28,6 +30,8 @@ export async function listen(service: InfralensApp, options: { port: number; hos
   })
   await server.ready()
   const node = server.node?.server as HttpServer | undefined
+  // What the parser refuses gets the error envelope too, not Node's bare status line.
+  if (node) answerParserErrors(node, { nextId: service.nextId, isoNow: defineIsoNow(service.clock), log: service.log, maxHeaderBytes: MAX_HEADER_BYTES })
   // Once the listener is closed (shutdown), every answer says Connection: close, so
   // clients stop sending on kept-alive connections and those end by themselves
   // instead of being served until the grace period cuts them mid-request.

@@ -31,8 +31,9 @@ const DESCRIPTION = `Lookups and analysis of IP addresses, networks, DNS, domain
 **Envelope.** A success is \`{"success": true, "data", "meta": {"cache", "category", "endpoint", "tier"}, "links": {"self"}, "timestamp", "request_id"}\`;
 an error is \`{"success": false, "error": {"code", "message", "details"}, "request_id", "timestamp"}\`. The request id (a ULID) is also in \`X-Request-Id\`.
 Error codes: \`bad_request\` 400 (\`details.param\` names the parameter), \`invalid_api_key\` 401, \`not_found\` 404, \`method_not_allowed\` 405,
-\`payload_too_large\` 413, \`rate_limited\` 429 (\`Retry-After\`), \`internal_error\` 500, \`upstream_error\` 502 (\`details.upstream\`, \`details.reason\`),
-\`service_unavailable\` 503, \`timeout\` 504.
+\`request_timeout\` 408, \`payload_too_large\` 413, \`rate_limited\` 429 (\`Retry-After\`), \`request_header_fields_too_large\` 431 (URL and headers over 16 KiB),
+\`internal_error\` 500, \`upstream_error\` 502 (\`details.upstream\`, \`details.reason\`), \`service_unavailable\` 503, \`timeout\` 504.
+Requests the HTTP parser refuses (a malformed request line or header, broken chunked framing; \`details.parse_error\` names the fault) get the same envelope, then the connection closes.
 
 **Query controls** (every endpoint): \`format=json|yaml|xml|csv\`, \`pretty\`, \`fields\` / \`exclude\` (dotted paths into data),
 \`sort\` + \`order\`, \`limit\` + \`offset\` (adds \`meta.pagination\`), \`compact\` (no meta and links; \`include_meta\` / \`include_links\` win).
@@ -265,7 +266,7 @@ export function buildOpenApi(endpoints: readonly AnyEndpoint[], version: string,
               properties: {
                 code: {
                   type: 'string',
-                  enum: ['bad_request', 'invalid_api_key', 'not_found', 'method_not_allowed', 'payload_too_large', 'rate_limited', 'internal_error', 'upstream_error', 'service_unavailable', 'timeout'],
+                  enum: ['bad_request', 'invalid_api_key', 'not_found', 'method_not_allowed', 'request_timeout', 'payload_too_large', 'rate_limited', 'request_header_fields_too_large', 'internal_error', 'upstream_error', 'service_unavailable', 'timeout'],
                 },
                 message: { type: 'string' },
                 details: { type: 'object' },

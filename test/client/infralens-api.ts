@@ -1982,7 +1982,7 @@ export interface components {
         ErrorEnvelope: {
             error: {
                 /** @enum {string} */
-                code: "bad_request" | "invalid_api_key" | "not_found" | "method_not_allowed" | "payload_too_large" | "rate_limited" | "internal_error" | "upstream_error" | "service_unavailable" | "timeout";
+                code: "bad_request" | "invalid_api_key" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "rate_limited" | "request_header_fields_too_large" | "internal_error" | "upstream_error" | "service_unavailable" | "timeout";
                 details: Record<string, never>;
                 message: string;
             };
