@@ -29,9 +29,9 @@ const tree = await startSignedTree()
 const dns = createDnsClient({ servers: [{ host: tree.server.host, port: tree.server.port }], timeoutMs: 1000 })
 const anchors = loadTrustAnchors(ROOT_ANCHOR_DS)
 const warmFetcher = createFetcher(dns)
-const warm = createValidator({ fetcher: warmFetcher, anchors })
+const warm = createValidator({ fetcher: warmFetcher, anchors, now: () => Date.now() })
 const coldFetcher = createFetcher(dns)
-const cold = createValidator({ fetcher: coldFetcher, anchors })
+const cold = createValidator({ fetcher: coldFetcher, anchors, now: () => Date.now() })
 
 async function once(validator: typeof warm, name: string): Promise<void> {
   const result = await validator.validate(name)

@@ -3,7 +3,7 @@ import type { Generator } from './load-server.ts'
 import { PINNED, load, median, startServer } from './load-server.ts'
 
 // npx tsx bench/load-vs-bare.ts [--path /api/uuid] [--goal 0.8] [--rounds 3] [--duration 5] [--connections 50]
-//   [--floor true [--burn N]] [--generator autocannon|wrk]
+//   [--floor true [--burn N]] [--generator autocannon|wrk] [--unfrozen true]
 // One endpoint through the full pipeline vs a bare h3 handler returning a body of
 // the same size, alternating rounds in one run; each server in its own process.
 // DNS paths get a loopback DNS server (127.0.0.2) with a long-TTL zone, and the
@@ -51,10 +51,12 @@ const floorEnv = { LOG_LEVEL: logLevel, FLOOR_DNS_DATA: JSON.stringify((JSON.par
 const floor = args.get('floor') === 'true' ? await startServer('floor-server.ts', floorEnv) : undefined
 const burnUs = Number(args.get('burn') ?? 0)
 const burnt = floor && burnUs > 0 ? await startServer('floor-server.ts', { ...floorEnv, BURN_US: String(burnUs) }) : undefined
+// --unfrozen true: the pipeline again without runtime/harden.ts's frozen prototypes, to see what freezing costs.
+const unfrozen = args.get('unfrozen') === 'true' ? await startServer('pipeline-server.ts', { LOG_LEVEL: logLevel, UNFROZEN: '1', ...(dns ? { INFRALENS_DNS_RESOLVERS: `${dns.host}:${dns.port}`, INFRALENS_ALLOW_PRIVATE_TARGETS: 'true' } : {}) }) : undefined
 const floorCheck = floor ? await (await fetch(`${floor.url}${path}`)).text() : undefined
-const contenders = [['pipeline', pipeline], ['bare', bare], ...(floor ? [['floor', floor] as const] : []), ...(burnt ? [['floor_burn', burnt] as const] : [])] as const
+const contenders = [['pipeline', pipeline], ['bare', bare], ...(floor ? [['floor', floor] as const] : []), ...(burnt ? [['floor_burn', burnt] as const] : []), ...(unfrozen ? [['pipeline_unfrozen', unfrozen] as const] : [])] as const
 
-const results: Record<string, number[]> = { pipeline: [], bare: [], floor: [], floor_burn: [] }
+const results: Record<string, number[]> = { pipeline: [], bare: [], floor: [], floor_burn: [], pipeline_unfrozen: [] }
 try {
   // Warm both (JIT) before measuring.
   for (const [, server] of contenders) await load(`${server.url}${path}`, { connections, durationSeconds: 2, generator })
@@ -71,12 +73,14 @@ try {
   await bare.stop()
   await floor?.stop()
   await burnt?.stop()
+  await unfrozen?.stop()
   await dns?.close()
 }
 const p = median(results.pipeline!)
 const b = median(results.bare!)
 const f = floor ? median(results.floor!) : undefined
 const fb = burnt ? median(results.floor_burn!) : undefined
+const pu = unfrozen ? median(results.pipeline_unfrozen!) : undefined
 console.log(
   JSON.stringify(
     {
@@ -97,6 +101,8 @@ console.log(
       ...(f === undefined || fb === undefined
         ? {}
         : { burn_us: burnUs, floor_burn_rps: Math.round(fb), burn_cost_us: Number((1e6 / fb - 1e6 / f).toFixed(2)) }),
+      // Frozen prototypes (runtime/harden.ts) against the same pipeline without them.
+      ...(pu === undefined ? {} : { pipeline_unfrozen_rps: Math.round(pu), frozen_over_unfrozen: Number((p / pu).toFixed(3)) }),
       goal,
     },
     null,

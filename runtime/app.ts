@@ -7,6 +7,8 @@ import type { DestinationStream, Logger } from 'pino'
 import { FastResponse } from 'srvx'
 import type { Caller, Layer } from './call.ts'
 import { anonymousPrincipal, clientIp } from './client-ip.ts'
+import type { Clock } from './clock.ts'
+import { defineIsoNow, systemClock } from './clock.ts'
 import type { Config } from './config.ts'
 import { loadConfig } from './config.ts'
 import type { AnyEndpoint } from './define-endpoint.ts'
@@ -27,7 +29,7 @@ import type { PipelineDeps } from './pipeline.ts'
 import { STAGE_ORDER, createEndpointHandler } from './pipeline.ts'
 import { discoverPlugins, orderPlugins, PluginError } from './plugins.ts'
 import { aliasPath, loadRegistry } from './registry.ts'
-import { createUlidFactory } from './ulid-factory.ts'
+import { createUlidFactory, cryptoDigits } from './ulid-factory.ts'
 import type { Formats } from './respond.ts'
 import { baseHeaders, errorInfo, errorResponse } from './respond.ts'
 
@@ -41,6 +43,8 @@ export interface AppOptions {
   /** Plugins beyond the discovered ones. */
   plugins?: readonly Plugin[]
   logStream?: DestinationStream
+  /** Where every date comes from (runtime/clock.ts); the host's clock by default. */
+  clock?: Clock
 }
 
 export interface InfralensApp {
@@ -50,6 +54,7 @@ export interface InfralensApp {
   log: Logger
   /** The request id factory; the server's own refusals (runtime/parser-errors.ts) draw from it too. */
   nextId: () => string
+  clock: Clock
   /** The CPU pool of the endpoints marked offload; undefined without any, or with INFRALENS_CPU_WORKERS=0. */
   cpu: CpuPool | undefined
   close(): Promise<void>
@@ -61,7 +66,9 @@ type Handler = (event: H3Event) => Promise<Response> | Response
 export async function createApp(options: AppOptions = {}): Promise<InfralensApp> {
   const env = options.env ?? process.env
   const config = loadConfig(env)
-  const log = createLogger(config.logLevel, options.logStream)
+  const clock = options.clock ?? systemClock
+  const isoNow = defineIsoNow(clock)
+  const log = createLogger(config.logLevel, options.logStream, isoNow)
   const registryDirs = options.registryDirs ?? [join(ROOT, 'registry')]
   const endpoints = await loadRegistry(registryDirs)
   const plugins = orderPlugins([...(await discoverPlugins(options.pluginDirs ?? [join(ROOT, 'plugins')])), ...(options.plugins ?? [])])
@@ -114,6 +121,7 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
     const api: PluginApi = {
       config,
       log: log.child({ plugin: plugin.name }),
+      clock,
       dns,
       network,
       redis,
@@ -160,11 +168,11 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
   const formats: Formats = { get: (name) => formatMap.get(name), json }
   layers.sort((a, b) => STAGE_ORDER.indexOf(a.stage) - STAGE_ORDER.indexOf(b.stage))
 
-  const nextId = createUlidFactory()
+  const nextId = createUlidFactory(cryptoDigits, () => clock.now())
   const observe: RequestObserver | undefined =
     observers.length === 0 ? undefined : observers.length === 1 ? observers[0] : (record) => observers.forEach((o) => o(record))
-  const invoke = createInvoker({ config, log, layers, upstreams, endpoints, resolvers })
-  const deps: PipelineDeps = { config, log, layers, upstreams, formats, formatNames: new Set(formatMap.keys()), nextId, observe, invoke, cpu }
+  const invoke = createInvoker({ config, log, layers, upstreams, endpoints, resolvers, clock })
+  const deps: PipelineDeps = { config, log, layers, upstreams, formats, formatNames: new Set(formatMap.keys()), nextId, clock, isoNow, observe, invoke, cpu }
 
   // Paths are grouped so one route answers every method: the wrong one is a 405
   // with Allow, instead of the router's 404.
@@ -212,6 +220,7 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
       log,
       head: event.req.method === 'HEAD',
       cors: event.req.headers.has('origin'),
+      timestamp: isoNow(),
     })
   }
 
@@ -265,6 +274,7 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
     endpoints,
     log,
     nextId,
+    clock,
     cpu,
     async close() {
       for (const close of closers.reverse()) await close()

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino'
 import type { z } from 'zod'
 import type { Caller, Layer } from './call.ts'
+import type { Clock } from './clock.ts'
 import type { Config } from './config.ts'
 import type { AnyEndpoint } from './define-endpoint.ts'
 import type { Format } from './define-format.ts'
@@ -22,6 +23,8 @@ export interface ResolverContext {
   /** Aborted when the client goes away; pass it to upstream calls. */
   signal: AbortSignal
   log: Logger
+  /** The service's clock: every date an answer depends on comes from it (runtime/clock.ts). */
+  clock: Clock
   caller: Readonly<Caller>
   /** Caps the cache TTL of this answer (e.g. at the smallest DNS TTL). */
   lowerTtl(seconds: number): void
@@ -87,6 +90,8 @@ export type RawRouteHandler = () => Promise<{ contentType: string; body: string 
 export interface PluginApi {
   readonly config: Config
   readonly log: Logger
+  /** The service's clock (runtime/clock.ts): plugins read dates from it, never from Date.now(). */
+  readonly clock: Clock
   /** The service's stub resolver, on the configured resolvers (INFRALENS_DNS_RESOLVERS). */
   readonly dns: DnsClient
   /** The only way out: vetted targets, pinned addresses, deadlines (DESIGN §3). */

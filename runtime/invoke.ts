@@ -1,6 +1,7 @@
 import type { Logger } from 'pino'
 import type { z } from 'zod'
 import type { Call, Layer, MaybePromise, Step } from './call.ts'
+import type { Clock } from './clock.ts'
 import type { Config } from './config.ts'
 import type { AnyEndpoint } from './define-endpoint.ts'
 import type { InvokeOptions, Invoked, Resolver, ResolverContext, UpstreamRegistry } from './define-plugin.ts'
@@ -20,6 +21,7 @@ export interface InvokerDeps {
   upstreams: Readonly<Partial<UpstreamRegistry>>
   endpoints: readonly AnyEndpoint[]
   resolvers: ReadonlyMap<string, Resolver>
+  clock: Clock
 }
 
 /** Who invokes: the call it belongs to and the signal its work runs under. */
@@ -44,6 +46,7 @@ class InvokedContext implements ResolverContext {
   readonly config: Config
   readonly log: Logger
   readonly signal: AbortSignal
+  readonly clock: Clock
   readonly #call: Call
   readonly #invoke: Invoker
 
@@ -52,6 +55,7 @@ class InvokedContext implements ResolverContext {
     this.signal = signal
     this.upstreams = deps.upstreams
     this.config = deps.config
+    this.clock = deps.clock
     this.log = deps.log.child({ endpoint: call.endpoint.name, invoked: true })
     this.#invoke = invoke
   }

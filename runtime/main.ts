@@ -1,5 +1,6 @@
 import { createApp } from './app.ts'
 import { ConfigError } from './config.ts'
+import { freezeIntrinsics } from './harden.ts'
 import { drain, listen } from './server.ts'
 
 // npm start: the whole service on the embedded defaults (PORT 3000).
@@ -14,6 +15,9 @@ try {
 }
 const { app, config, log, endpoints } = service
 const server = await listen(service, { port: config.port, host: config.host })
+// Everything has loaded and set itself up: from here on the built-in prototypes
+// cannot change (runtime/harden.ts), whatever a request manages to reach.
+freezeIntrinsics()
 log.info({ url: server.url, endpoints: endpoints.length }, 'infralens listening')
 
 // SIGTERM/SIGINT: stop accepting, let in-flight requests finish (up to the grace

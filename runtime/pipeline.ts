@@ -6,7 +6,7 @@ import type { z } from 'zod'
 import type { Call, Layer, LayerStage, MaybePromise, Step } from './call.ts'
 import { isPending } from './call.ts'
 import { anonymousPrincipal, clientIp } from './client-ip.ts'
-import { isoNow } from './clock.ts'
+import type { Clock } from './clock.ts'
 import type { Config } from './config.ts'
 import type { Controls } from './controls.ts'
 import { DEFAULT_CONTROLS, parseControls } from './controls.ts'
@@ -20,6 +20,8 @@ import { readBody, rawInput, validateInput } from './input.ts'
 import type { Invoker } from './invoke.ts'
 import type { Formats } from './respond.ts'
 import { baseHeaders, documentResponse, errorInfo, errorResponse, rawResponse, successResponse } from './respond.ts'
+import type { FieldTree } from './field-tree.ts'
+import { compileFieldTree } from './field-tree.ts'
 import { compileListPaths, hasShaping, shape } from './shape.ts'
 import type { CpuPool } from './cpu/cpu-pool.ts'
 import { Rendered, defineOffload } from './cpu/offload.ts'
@@ -32,6 +34,9 @@ export interface PipelineDeps {
   formats: Formats
   formatNames: ReadonlySet<string>
   nextId: () => string
+  /** The app's clock (ctx.clock) and its now as ISO text (envelope timestamps). */
+  clock: Clock
+  isoNow: () => string
   /** All observers in one function; undefined when there are none (no timing cost). */
   observe: RequestObserver | undefined
   /** Runs another endpoint for ctx.invoke (runtime/invoke.ts). */
@@ -88,6 +93,7 @@ class CallContext implements ResolverContext {
   readonly upstreams: Readonly<Partial<UpstreamRegistry>>
   readonly config: Config
   readonly log: Logger
+  readonly clock: Clock
   readonly #call: Call
   readonly #deadline: AbortController | undefined
   readonly #invoke: Invoker
@@ -97,6 +103,7 @@ class CallContext implements ResolverContext {
     this.upstreams = deps.upstreams
     this.config = deps.config
     this.log = log
+    this.clock = deps.clock
     this.#deadline = deadlineMs === undefined ? undefined : new AbortController()
     this.#invoke = deps.invoke
   }
@@ -162,12 +169,15 @@ function stepsFor(endpoint: AnyEndpoint, layers: readonly Layer[], stage: LayerS
 
 /** Compiles one descriptor into its request handler: layers and lookups resolved once, here. */
 export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver, deps: PipelineDeps): (event: H3Event) => Response | Promise<Response> {
-  const { config, formats, formatNames, nextId } = deps
+  const { config, formats, formatNames, nextId, isoNow } = deps
   const log = deps.log.child({ endpoint: endpoint.name })
   const shape_ = endpoint.params.shape as Record<string, unknown>
   const claimed = new Set(Object.keys(shape_))
   const queryKeys = Object.keys(shape_).filter((k) => k !== 'body')
   const listPaths = compileListPaths(endpoint.lists)
+  // The data schema's field names, for fields=/exclude= typos; compiled on first use.
+  let fieldTree: FieldTree | undefined
+  const fieldsOf = () => (fieldTree ??= compileFieldTree(endpoint.data))
   const category = endpoint.tag
   const wrapped = endpoint.envelope !== false
   const documentType = endpoint.contentType
@@ -237,7 +247,7 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
   // Offloaded (descriptor `offload`): after auth and rate limit, a CPU worker runs
   // the rest of this same pipeline (validation, resolver, format) and sends back
   // the rendered answer. Such endpoints are never cached (runtime/registry.ts).
-  const offloaded = endpoint.offload && deps.cpu ? defineOffload(endpoint, deps.cpu, () => Date.now()) : undefined
+  const offloaded = endpoint.offload && deps.cpu ? defineOffload(endpoint, deps.cpu, () => deps.clock.now()) : undefined
   const steps: Step[] = [
     ...stepsFor(endpoint, deps.layers, 'auth'),
     ...stepsFor(endpoint, deps.layers, 'limit'),
@@ -272,7 +282,7 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
       return response
     }
     const shaping = hasShaping(controls)
-    const shaped = shaping ? shape(data, listPaths, controls) : { data, pagination: undefined }
+    const shaped = shaping ? shape(data, listPaths, controls, controls.fields || controls.exclude ? fieldsOf() : undefined) : { data, pagination: undefined }
     ctx.stableData = cacheable && !shaping
     let meta: SuccessMeta | undefined
     if (controls.includeMeta) {
@@ -310,6 +320,7 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
       log,
       head: call.request.method === 'HEAD',
       cors: call.header('origin') !== null,
+      timestamp: isoNow(),
     })
   }
 

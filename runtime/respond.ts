@@ -5,7 +5,6 @@ import type { AnyEndpoint } from './define-endpoint.ts'
 import type { Format, FormatContext } from './define-format.ts'
 import type { SuccessEnvelope } from './envelope.ts'
 import { errorEnvelope } from './envelope.ts'
-import { isoNow } from './clock.ts'
 import { ApiError, InternalError } from './errors.ts'
 
 // Building the HTTP response is the one place that knows about formats, status
@@ -71,6 +70,8 @@ export interface ErrorResponseOptions {
   head: boolean
   /** The request carried an Origin header (a browser): add the CORS headers. */
   cors: boolean
+  /** The envelope's timestamp: the app clock's now (runtime/clock.ts). */
+  timestamp: string
 }
 
 /** How a thrown value is reported to observers (metrics, access logs). */
@@ -97,7 +98,7 @@ export function errorResponse(thrown: unknown, options: ErrorResponseOptions): R
     error = new InternalError()
     options.log.error({ request_id: options.requestId, endpoint: options.endpoint?.name, err: thrown }, 'unhandled error')
   }
-  const envelope = errorEnvelope(error.code, error.message, error.details, options.requestId, isoNow())
+  const envelope = errorEnvelope(error.code, error.message, error.details, options.requestId, options.timestamp)
   const format = options.format.error ? options.format : options.formats.json
   const headers = { ...options.headers, ...baseHeaders(options.requestId, format.contentType, options.cors), 'cache-control': 'no-store', ...error.headers }
   const ctx: FormatContext = { pretty: options.pretty, endpoint: options.endpoint, headers }

@@ -35,11 +35,25 @@ export async function listen(service: InfralensApp, options: { port: number; hos
   // Once the listener is closed (shutdown), every answer says Connection: close, so
   // clients stop sending on kept-alive connections and those end by themselves
   // instead of being served until the grace period cuts them mid-request.
-  node?.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
-    if (!node.listening) res.shouldKeepAlive = false
-  })
+  // Answers still being worked on when the shutdown begins are tracked so drain()
+  // can mark them too: their connections then close right after them, instead of
+  // idling until the client's or the server's keep-alive timeout.
+  if (node) {
+    const pending = new Set<ServerResponse>()
+    inFlight.set(server, pending)
+    node.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+      if (!node.listening) res.shouldKeepAlive = false
+      else {
+        pending.add(res)
+        res.once('close', () => pending.delete(res))
+      }
+    })
+  }
   return server
 }
+
+/** Per server, the answers not yet finished (see listen()). */
+const inFlight = new WeakMap<Server, Set<ServerResponse>>()
 
 /**
  * Graceful stop: no new connections, and resolves when every open one has ended.
@@ -53,5 +67,7 @@ export function drain(server: Server): Promise<void> {
   if (!node?.listening) return server.close()
   return new Promise((resolve, reject) => {
     NetServer.prototype.close.call(node, (error?: Error) => (error ? reject(error) : resolve()))
+    // Answers in progress end their connection (headers not sent yet: they still can say so).
+    for (const res of inFlight.get(server) ?? []) if (!res.headersSent) res.shouldKeepAlive = false
   })
 }

@@ -2,12 +2,21 @@ import { addressSortKeys } from './address-sort-key.ts'
 import type { Controls } from './controls.ts'
 import type { Pagination } from './envelope.ts'
 import { InputError } from './errors.ts'
+import type { FieldTree } from './field-tree.ts'
+import { findField } from './field-tree.ts'
 
 // Shaping runs on every request after the cache, so it never mutates its input
 // (the cached data): every change copies only the objects on the changed path.
+//
+// Paths are client strings. They are only ever compared with the data's own keys
+// (Object.hasOwn) and kept in null-prototype trees: "__proto__", "constructor" or
+// "prototype" name nothing but a field of that name, and never reach a prototype.
 
 type Json = unknown
+/** A null-prototype object: a client-chosen key can only ever be its own property. */
 type Tree = { [key: string]: Tree | true }
+
+const hasOwn = Object.hasOwn
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' })
 
@@ -15,10 +24,16 @@ function isObject(value: Json): value is Record<string, Json> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
+/** Sets an own property, even one named __proto__ (which plain assignment would take as the prototype). */
+function put(target: Record<string, Json>, key: string, value: Json): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
+  else target[key] = value
+}
+
 function getPath(value: Json, path: readonly string[]): Json {
   let current = value
   for (const key of path) {
-    if (!isObject(current)) return undefined
+    if (!isObject(current) || !hasOwn(current, key)) return undefined
     current = current[key]
   }
   return current
@@ -28,8 +43,10 @@ function setPath(value: Json, path: readonly string[], replacement: Json, depth 
   if (depth === path.length) return replacement
   if (!isObject(value)) return value
   const key = path[depth]!
-  if (!(key in value)) return value
-  return { ...value, [key]: setPath(value[key], path, replacement, depth + 1) }
+  if (!hasOwn(value, key)) return value
+  const copy = { ...value }
+  put(copy, key, setPath(value[key], path, replacement, depth + 1))
+  return copy
 }
 
 function compareValues(a: Json, b: Json): number {
@@ -77,7 +94,7 @@ function noList(controls: Controls): InputError {
 }
 
 function toTree(paths: readonly string[][]): Tree {
-  const root: Tree = {}
+  const root: Tree = Object.create(null) as Tree
   for (const path of paths) {
     let node = root
     for (let i = 0; i < path.length; i++) {
@@ -87,7 +104,13 @@ function toTree(paths: readonly string[][]): Tree {
       } else {
         const next = node[key]
         if (next === true) break
-        node = node[key] = next ?? {}
+        if (next === undefined) {
+          const child = Object.create(null) as Tree
+          node[key] = child
+          node = child
+        } else {
+          node = next
+        }
       }
     }
   }
@@ -99,9 +122,9 @@ function pick(value: Json, tree: Tree): Json {
   if (!isObject(value)) return value
   const out: Record<string, Json> = {}
   for (const key of Object.keys(tree)) {
-    if (!(key in value)) continue
+    if (!hasOwn(value, key)) continue
     const sub = tree[key]!
-    out[key] = sub === true ? value[key] : pick(value[key], sub)
+    put(out, key, sub === true ? value[key] : pick(value[key], sub))
   }
   return out
 }
@@ -113,9 +136,40 @@ function omit(value: Json, tree: Tree): Json {
   for (const key of Object.keys(value)) {
     const sub = tree[key]
     if (sub === true) continue
-    out[key] = sub === undefined ? value[key] : omit(value[key], sub)
+    put(out, key, sub === undefined ? value[key] : omit(value[key], sub))
   }
   return out
+}
+
+/** Whether any object along the path (through lists) has the field: an answer richer than its schema still counts. */
+function dataHas(data: Json, path: readonly string[]): boolean {
+  let nodes: Json[] = [data]
+  for (const key of path) {
+    const next: Json[] = []
+    const visit = (node: Json): void => {
+      if (Array.isArray(node)) node.forEach(visit)
+      else if (isObject(node) && hasOwn(node, key)) next.push(node[key])
+    }
+    nodes.forEach(visit)
+    if (next.length === 0) return false
+    nodes = next
+  }
+  return true
+}
+
+/** fields= / exclude= naming a field the answer cannot have: a typo worth a 400, as for sort. */
+function checkFields(param: 'fields' | 'exclude', paths: readonly string[][], fields: FieldTree, data: Json): void {
+  for (const path of paths) {
+    const found = findField(fields, path)
+    if (found.ok || dataHas(data, path)) continue
+    const where = found.under === '' ? 'This endpoint\'s answer' : `"${found.under}"`
+    const listed = found.available.length ? ` Fields there: ${found.available.join(', ')}.` : ` "${found.under}" has no fields below it.`
+    throw new InputError(`Query parameter "${param}" names "${path.join('.')}", which does not exist: ${where} has no field "${found.missing}".${listed}`, {
+      param,
+      value: path.join('.'),
+      fields: found.available,
+    })
+  }
 }
 
 export interface Shaped {
@@ -142,7 +196,11 @@ export function hasShaping(controls: Controls): boolean {
  * sort/order, then offset/limit over the lists (data itself when it is an array),
  * then fields, then exclude.
  */
-export function shape(data: Json, listPaths: readonly string[][], controls: Controls): Shaped {
+export function shape(data: Json, listPaths: readonly string[][], controls: Controls, fields?: FieldTree): Shaped {
+  if (fields !== undefined) {
+    if (controls.fields !== undefined) checkFields('fields', controls.fields, fields, data)
+    if (controls.exclude !== undefined) checkFields('exclude', controls.exclude, fields, data)
+  }
   let result = data
   let pagination: Pagination | undefined
   const paths = Array.isArray(data) ? [[]] : listPaths

@@ -22,7 +22,7 @@ export type RandomDigits = (digits: Uint8Array) => void
 const pool = Buffer.allocUnsafe(4096)
 let cursor = pool.length
 
-function cryptoDigits(digits: Uint8Array): void {
+export function cryptoDigits(digits: Uint8Array): void {
   for (let i = 0; i < digits.length; i++) {
     if (cursor === pool.length) {
       randomFillSync(pool)
@@ -44,7 +44,7 @@ function encodeTime(ms: number): string {
 }
 
 /** A monotonic ULID generator: ids increase within a process even inside one millisecond. */
-export function createUlidFactory(random: RandomDigits = cryptoDigits, now: () => number = Date.now): () => string {
+export function createUlidFactory(random: RandomDigits, now: () => number): () => string {
   const digits = new Uint8Array(RANDOM_LEN)
   let lastMs = -1
   let time = ''

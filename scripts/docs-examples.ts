@@ -25,6 +25,8 @@ import type { ExampleRequest, ExamplesFile, StoredExample } from '../plugins/doc
 import { EXAMPLES_FILE, abridgeOpenApi, exampleRequest, hasJsonAnswer, loadExamples } from '../plugins/docs/examples.ts'
 import { startLoopbackDns } from '../test/support/loopback-dns.ts'
 import { startLoopbackInternet } from '../test/support/loopback-internet.ts'
+import { EXAMPLE_INSTANT, exampleTime } from '../test/support/world-time.ts'
+import { defineFixedClock } from '../runtime/clock.ts'
 
 const silent = () => new Writable({ write: (_chunk, _encoding, done) => done() })
 
@@ -77,9 +79,11 @@ export function send(base: string, req: ExampleRequest, source = '127.0.0.1', he
 }
 
 // What differs between two runs of the same example against the loopback internet,
-// and nothing else: ids and clocks, run-time measurements, and the test world's
-// per-run artefacts (ephemeral ports, random 127/8 server addresses, freshly
-// generated certificates). Everything else must come out the same, value for value.
+// and nothing else: ids, run-time measurements, times that are not the service
+// clock's (the fake servers' own Date headers), and the test world's per-run
+// artefacts (ephemeral ports, random 127/8 server addresses, freshly generated
+// keys). Everything else must come out the same, value for value: the service runs
+// under a fixed clock (startExampleService), so ages and days left are not masked.
 const MASKED_STRINGS: ReadonlyArray<[RegExp, string]> = [
   [/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})/g, '<time>'],
   [/\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT\b/g, '<time>'],
@@ -89,10 +93,7 @@ const MASKED_STRINGS: ReadonlyArray<[RegExp, string]> = [
 ]
 const MASKED_KEYS: ReadonlyArray<[RegExp, string]> = [
   [/^request_id$/, '<id>'],
-  [/(?:^|_)ms$|^uptime|(?:^|_)age(?:_seconds|_days)?$/, '<duration>'],
-  // Counted from today to a fixed date (a recorded certificate's not_after): one
-  // less every day.
-  [/^days_left$|^days_to_expiry$|^expires_in_days$/, '<days>'],
+  [/(?:^|_)ms$|^uptime/, '<duration>'],
   [/fingerprint|_key_id$|^pem$/, '<certificate>'],
 ]
 
@@ -117,10 +118,15 @@ function sources(): () => string {
   return () => `127.0.0.${10 + (n++ % 240)}`
 }
 
-/** The service as the examples see it: real plugins and registry, the loopback internet, a real socket. */
+/**
+ * The service as the examples see it: real plugins and registry, the loopback
+ * internet, a real socket, and a clock fixed at EXAMPLE_INSTANT with the world's
+ * dated data made around it (test/support/world-time.ts): ages, days left and
+ * expiries come out the same on any day the examples are recorded or checked.
+ */
 export async function startExampleService(env: Record<string, string> = {}): Promise<{ service: InfralensApp; base: string; close(): Promise<void> }> {
-  const internet = await startLoopbackInternet()
-  const service = await createApp({ env: { LOG_LEVEL: 'error', ...internet.env, ...env }, logStream: silent() })
+  const internet = await startLoopbackInternet(exampleTime())
+  const service = await createApp({ env: { LOG_LEVEL: 'error', ...internet.env, ...env }, logStream: silent(), clock: defineFixedClock(EXAMPLE_INSTANT) })
   const server = await listen(service, { port: 0, host: '127.0.0.1' })
   await untilReady(server.url!)
   return {
@@ -181,7 +187,7 @@ export async function collectEndpointExamples(
 export async function collectErrorExamples(endpoints: readonly AnyEndpoint[]): Promise<{ examples: Record<string, StoredExample>; failures: string[] }> {
   const dns = await startLoopbackDns()
   // A short deadline for the timeout example; everything else answers well within it.
-  const service = await createApp({ env: { LOG_LEVEL: 'error', ...dns.env, INFRALENS_REQUEST_TIMEOUT_MS: '300', INFRALENS_DNS_TIMEOUT_MS: '2000' }, logStream: silent() })
+  const service = await createApp({ env: { LOG_LEVEL: 'error', ...dns.env, INFRALENS_REQUEST_TIMEOUT_MS: '300', INFRALENS_DNS_TIMEOUT_MS: '2000' }, logStream: silent(), clock: defineFixedClock(EXAMPLE_INSTANT) })
   const server = await listen(service, { port: 0, host: '127.0.0.1' })
   const base = server.url!
   await untilReady(base)

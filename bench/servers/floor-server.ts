@@ -4,8 +4,10 @@ import type { H3Event } from 'h3'
 import pino from 'pino'
 import { FastResponse, serve } from 'srvx'
 import { createBatchedWriter } from '../../plugins/observability/batched-writer.ts'
-import { isoNow } from '../../runtime/clock.ts'
-import { createUlidFactory } from '../../runtime/ulid-factory.ts'
+import { defineIsoNow, systemClock } from '../../runtime/clock.ts'
+import { createUlidFactory, cryptoDigits } from '../../runtime/ulid-factory.ts'
+
+const isoNow = defineIsoNow(systemClock)
 
 // The floor for /api/uuid and for a DNS cache hit: what the contract itself asks
 // of every answer, written by hand in plain h3 handlers with no pipeline, on the
@@ -16,7 +18,7 @@ import { createUlidFactory } from '../../runtime/ulid-factory.ts'
 // pipeline is the framework's. BURN_US=N spins N µs of CPU per /api/uuid request
 // (load-vs-bare --burn N).
 
-const nextId = createUlidFactory()
+const nextId = createUlidFactory(cryptoDigits, () => systemClock.now())
 const windows = new Map<string, { points: number; resetAt: number }>()
 const log = ['trace', 'debug', 'info'].includes(process.env.LOG_LEVEL ?? 'info') ? createBatchedWriter(pino.destination({ sync: false })) : undefined
 const BURN_MS = Number(process.env.BURN_US ?? 0) / 1000

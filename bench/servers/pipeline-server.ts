@@ -1,5 +1,6 @@
 import { serve } from 'srvx'
 import { createApp } from '../../runtime/app.ts'
+import { freezeIntrinsics } from '../../runtime/harden.ts'
 import { HERMETIC_ENV } from '../../test/support/hermetic-env.ts'
 
 // The whole service as `npm start` runs it, on a port given by the load script.
@@ -12,5 +13,7 @@ const { app } = await createApp({
 })
 const server = serve({ fetch: app.fetch, port: Number(process.env.PORT ?? 0), hostname: '127.0.0.1', silent: true, gracefulShutdown: false })
 await server.ready()
+// As runtime/main.ts does after start-up; UNFROZEN=1 measures what freezing costs.
+if (process.env.UNFROZEN !== '1') freezeIntrinsics()
 process.send?.({ url: server.url })
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(0))

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache'
+import type { Clock } from '../../runtime/clock.ts'
 
 export interface CacheEntry {
   data: unknown
@@ -18,21 +19,21 @@ export interface CacheStore {
   set(key: string, entry: CacheEntry): void | Promise<void>
 }
 
-export function createMemoryStore(maxEntries: number): CacheStore {
+export function createMemoryStore(maxEntries: number, clock: Clock): CacheStore {
   if (maxEntries === 0) return { get: () => undefined, set: () => {} }
   const lru = new LRUCache<string, CacheEntry>({ max: maxEntries })
   return {
     get(key) {
       const entry = lru.get(key)
       if (entry === undefined) return undefined
-      if (entry.staleUntil <= Date.now()) {
+      if (entry.staleUntil <= clock.now()) {
         lru.delete(key)
         return undefined
       }
       return entry
     },
     set(key, entry) {
-      lru.set(key, entry, { ttl: Math.max(1, entry.staleUntil - Date.now()) })
+      lru.set(key, entry, { ttl: Math.max(1, entry.staleUntil - clock.now()) })
     },
   }
 }

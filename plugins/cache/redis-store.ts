@@ -1,3 +1,4 @@
+import type { Clock } from '../../runtime/clock.ts'
 import type { SharedRedis } from '../../runtime/shared-redis.ts'
 import type { CacheEntry, CacheStore } from './cache-store.ts'
 
@@ -6,7 +7,7 @@ import type { CacheEntry, CacheStore } from './cache-store.ts'
  * (PX), in front of them the process's own LRU so a hot key is not fetched from
  * Redis on every request. While Redis is away, only the local tier answers.
  */
-export function createRedisStore(redis: SharedRedis, local: CacheStore): CacheStore {
+export function createRedisStore(redis: SharedRedis, local: CacheStore, clock: Clock): CacheStore {
   const keyOf = (key: string) => `${redis.prefix}cache:${key}`
   return {
     async get(key) {
@@ -27,13 +28,13 @@ export function createRedisStore(redis: SharedRedis, local: CacheStore): CacheSt
         redis.client.del(keyOf(key)).catch(() => {})
         return undefined
       }
-      if (entry.staleUntil <= Date.now()) return undefined
+      if (entry.staleUntil <= clock.now()) return undefined
       await local.set(key, entry)
       return entry
     },
     async set(key, entry) {
       await local.set(key, entry)
-      const ttl = entry.staleUntil - Date.now()
+      const ttl = entry.staleUntil - clock.now()
       if (ttl <= 0 || !redis.isUp()) return
       try {
         await redis.client.set(keyOf(key), JSON.stringify(entry), 'PX', ttl)

@@ -18,6 +18,6 @@ export default definePlugin({
     const timeoutMs = Math.max(200, Math.min(20_000, api.config.requestTimeoutMs - 1_000))
     const crtsh = createCrtshClient({ network: api.network, baseUrl: api.config.crtshUrl, timeoutMs })
     api.upstream('crtsh', crtsh)
-    api.resolve(transparency, (input, ctx) => certificateTransparency(crtsh, input, ctx.signal))
+    api.resolve(transparency, (input, ctx) => certificateTransparency(crtsh, input, ctx.signal, new Date(ctx.clock.now())))
   },
 })

@@ -15,7 +15,7 @@ export interface TransparencyInput {
 
 const DAY = 86_400_000
 
-export async function certificateTransparency(crtsh: CrtshClient, input: TransparencyInput, signal: AbortSignal, now: Date = new Date()) {
+export async function certificateTransparency(crtsh: CrtshClient, input: TransparencyInput, signal: AbortSignal, now: Date) {
   const q = input.include_subdomains ? `%.${input.domain}` : input.domain
   const rows = await crtsh({ q, excludeExpired: !input.expired }, signal)
   const { entries, skipped, schema } = readEntries(rows)

@@ -16,7 +16,7 @@ export default definePlugin({
   setup(api) {
     // A bad anchors file stops start-up: validating against the wrong anchors is worse than not starting.
     const anchors = loadTrustAnchors(api.config.trustAnchorsFile)
-    const validator = createValidator({ fetcher: createFetcher(api.dns), anchors })
+    const validator = createValidator({ fetcher: createFetcher(api.dns), anchors, now: () => api.clock.now() })
     api.log.info({ source: anchors.source, anchors: anchors.anchors.length }, 'DNSSEC trust anchors loaded')
 
     api.resolve(dnssec, async ({ domain }, ctx) => {

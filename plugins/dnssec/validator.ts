@@ -1,7 +1,7 @@
 // The validator: for a name and type, walk the chain of trust, check the answer with
 // the keys it ends at, and follow CNAMEs (each target gets its own chain; the verdict
-// is the weakest link's). The clock is injectable so tests can judge fixed signatures
-// at fixed instants; by default it is Date.now.
+// is the weakest link's). The clock is the service's (runtime/clock.ts), so tests
+// judge fixed signatures at fixed instants.
 
 import type { DnsAnswer, DnsRecord, DnsServerInfo } from '../../runtime/net/dns/dns-records.ts'
 import type { DnsTypeMnemonic } from '../../runtime/net/dns/dns-types.ts'
@@ -46,8 +46,8 @@ export interface ValidationResult {
 export interface ValidatorOptions {
   fetcher: DnssecFetcher
   anchors: TrustAnchors
-  /** Milliseconds since the epoch; Date.now unless a test fixes the instant. */
-  now?: () => number
+  /** The service clock: milliseconds since the epoch (validity windows are judged against it). */
+  now: () => number
 }
 
 export interface ValidateOptions {
@@ -64,7 +64,7 @@ export function createValidator(options: ValidatorOptions): Validator {
   return {
     async validate(nameText, opts = {}) {
       const type = opts.type ?? 'A'
-      const nowMs = (opts.now ?? options.now ?? Date.now)()
+      const nowMs = (opts.now ?? options.now)()
       const asked = new Map<string, Promise<DnsAnswer>>()
       let resolver: DnsServerInfo | null = null
       let ttl = Number.POSITIVE_INFINITY

@@ -1,5 +1,5 @@
 import { definePlugin } from '../../runtime/define-plugin.ts'
-import type { Plugin, ResolverContext } from '../../runtime/define-plugin.ts'
+import type { ResolverContext } from '../../runtime/define-plugin.ts'
 import age from '../../registry/domain/age.ts'
 import intelligence from '../../registry/domain/intelligence.ts'
 import nameservers from '../../registry/domain/nameservers.ts'
@@ -19,25 +19,16 @@ function rdapOf(ctx: ResolverContext): RdapClient {
   return rdap
 }
 
-export interface DomainPluginOptions {
-  /** The clock ages, days to expiry and the findings derived from them are computed with (ms since epoch). */
-  now?: () => number
-}
-
-export function createDomainPlugin(options: DomainPluginOptions = {}): Plugin {
-  const now = options.now ?? Date.now
-  return definePlugin({
-    name: 'domain',
-    dependencies: ['rdap'],
-    setup(api) {
-      const dns = api.dns
-      api.resolve(whois, ({ domain }, ctx) => domainWhois(rdapOf(ctx), domain, ctx.signal))
-      api.resolve(registrar, ({ domain }, ctx) => domainRegistrar(rdapOf(ctx), domain, ctx.signal))
-      api.resolve(age, ({ domain }, ctx) => domainAge(rdapOf(ctx), domain, now(), ctx.signal))
-      api.resolve(nameservers, ({ domain }, ctx) => domainNameservers(rdapOf(ctx), dns, domain, ctx.signal, (s) => ctx.lowerTtl(s)))
-      api.resolve(intelligence, ({ domain }, ctx) => domainIntelligence(rdapOf(ctx), dns, domain, now(), ctx.signal, (s) => ctx.lowerTtl(s)))
-    },
-  })
-}
-
-export default createDomainPlugin()
+export default definePlugin({
+  name: 'domain',
+  dependencies: ['rdap'],
+  setup(api) {
+    const dns = api.dns
+    // Ages, days to expiry and the findings derived from them count from the service's clock.
+    api.resolve(whois, ({ domain }, ctx) => domainWhois(rdapOf(ctx), domain, ctx.signal))
+    api.resolve(registrar, ({ domain }, ctx) => domainRegistrar(rdapOf(ctx), domain, ctx.signal))
+    api.resolve(age, ({ domain }, ctx) => domainAge(rdapOf(ctx), domain, ctx.clock.now(), ctx.signal))
+    api.resolve(nameservers, ({ domain }, ctx) => domainNameservers(rdapOf(ctx), dns, domain, ctx.signal, (s) => ctx.lowerTtl(s)))
+    api.resolve(intelligence, ({ domain }, ctx) => domainIntelligence(rdapOf(ctx), dns, domain, ctx.clock.now(), ctx.signal, (s) => ctx.lowerTtl(s)))
+  },
+})

@@ -35,6 +35,8 @@ export interface EmailEnv {
   allowLoopback: boolean
   /** Deadline of one STARTTLS probe and of the MTA-STS policy fetch (probe-timeout.ts). */
   probeTimeoutMs: number
+  /** The service clock's now (ms): certificate ages, the SPF %{t} macro. */
+  now: number
 }
 
 export interface EmailReport {
@@ -62,7 +64,7 @@ export function sendsMail(spf: SpfDataShape): boolean {
 
 export async function runEmailChecks(env: EmailEnv, domain: string, options: { selectors?: readonly string[]; extended: boolean }): Promise<EmailReport> {
   const [spf, dmarc, dkim, mx] = await Promise.all([
-    inspectSpf(env.dns, domain),
+    inspectSpf(env.dns, domain, { now: Math.floor(env.now / 1000) }),
     inspectDmarc(env.dns, domain),
     inspectDkim(env.dns, domain, options.selectors ?? []),
     inspectMx(env.dns, domain, { allowLoopback: env.allowLoopback }),
@@ -73,7 +75,7 @@ export async function runEmailChecks(env: EmailEnv, domain: string, options: { s
     return { sts, rpt: await inspectTlsRpt(env.dns, domain, sts.record.status === 'found') }
   }
   const [tls, sts, bimi] = await Promise.all([
-    inspectTls(env.network, mx, { port: env.smtpPort, ca: env.ca, signal: env.signal, timeoutMs: env.probeTimeoutMs }),
+    inspectTls(env.network, mx, { port: env.smtpPort, ca: env.ca, signal: env.signal, timeoutMs: env.probeTimeoutMs, now: env.now }),
     options.extended ? stsAndRpt() : Promise.resolve(undefined),
     options.extended ? inspectBimi(env.dns, domain, { applied_policy: dmarc.applied_policy, pct: dmarc.policy?.pct ?? null, sp: dmarc.policy?.sp ?? null }) : Promise.resolve(undefined),
   ])

@@ -68,7 +68,7 @@ export default definePlugin({
 
     const env = (ctx: ResolverContext): EmailEnv & { dns: CachingEmailDns } => {
       const dns = createEmailDns(api.dns, ctx.signal)
-      return { dns, network: api.network, signal: dns.signal, smtpPort: smtp.port, ca: smtp.ca, allowLoopback: api.config.allowPrivateTargets, probeTimeoutMs: probeTimeout }
+      return { dns, network: api.network, signal: dns.signal, smtpPort: smtp.port, ca: smtp.ca, allowLoopback: api.config.allowPrivateTargets, probeTimeoutMs: probeTimeout, now: ctx.clock.now() }
     }
 
     for (const endpoint of [emailSpf, dnsSpf]) {
@@ -77,7 +77,7 @@ export default definePlugin({
         spfCheckRequest(domain, { ip, sender, helo })
         const dns = createEmailDns(api.dns, ctx.signal)
         await preflight(dns.txt(domain), domain)
-        return finish(dns, ctx, await inspectSpf(dns, domain, { ip, sender, helo }))
+        return finish(dns, ctx, await inspectSpf(dns, domain, { ip, sender, helo, now: Math.floor(ctx.clock.now() / 1000) }))
       })
     }
     for (const endpoint of [emailDmarc, dnsDmarc]) {

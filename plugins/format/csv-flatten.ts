@@ -1,5 +1,7 @@
 // One CSV row per object: nested keys become dotted column names, arrays of
 // scalars are joined with ";", arrays of objects are indexed (records.0.type).
+// Column names come from the data's keys (an upstream's, a client's): rows are
+// null-prototype objects, so a column called "__proto__" is a column.
 
 export type Row = Record<string, string | number | boolean | null>
 
@@ -26,7 +28,7 @@ function flattenInto(row: Row, prefix: string, value: unknown): void {
 }
 
 export function flatten(value: unknown): Row {
-  const row: Row = {}
+  const row = Object.create(null) as Row
   flattenInto(row, isScalar(value) ? 'value' : '', value)
   return row
 }

@@ -1,6 +1,7 @@
 import type { AnyEndpoint, Tag } from '../../runtime/define-endpoint.ts'
 import { toSeconds } from '../../runtime/duration.ts'
 import { MAX_LIMIT } from '../../runtime/controls.ts'
+import { controlsFor } from '../../runtime/control-scope.ts'
 import { aliasPath } from '../../runtime/registry.ts'
 import type { ExamplesFile, StoredExample } from '../docs/examples.ts'
 import { describeParams } from './describe-params.ts'
@@ -35,9 +36,10 @@ Error codes: \`bad_request\` 400 (\`details.param\` names the parameter), \`inva
 \`internal_error\` 500, \`upstream_error\` 502 (\`details.upstream\`, \`details.reason\`), \`service_unavailable\` 503, \`timeout\` 504.
 Requests the HTTP parser refuses (a malformed request line or header, broken chunked framing; \`details.parse_error\` names the fault) get the same envelope, then the connection closes.
 
-**Query controls** (every endpoint): \`format=json|yaml|xml|csv\`, \`pretty\`, \`fields\` / \`exclude\` (dotted paths into data),
-\`sort\` + \`order\`, \`limit\` + \`offset\` (adds \`meta.pagination\`), \`compact\` (no meta and links; \`include_meta\` / \`include_links\` win).
-Booleans take \`true/false/1/0/yes/no\`.
+**Query controls**: \`format=json|yaml|xml|csv\`, \`pretty\`, \`fields\` / \`exclude\` (dotted paths into data),
+\`compact\` (no meta and links; \`include_meta\` / \`include_links\` win) on every enveloped answer;
+\`sort\` + \`order\`, \`limit\` + \`offset\` (adds \`meta.pagination\`) where the answer has lists (elsewhere they are a 400).
+Each operation lists the ones it takes. Booleans take \`true/false/1/0/yes/no\`.
 
 **Keys and limits.** Anonymous use is limited per client IP; an \`x-api-key\` header (\`il_…\`) raises the limit to its tier's.
 Limits are per minute in cost units (\`x-cost\` of each operation); every answer carries \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` and \`RateLimit-Policy\`.
@@ -58,6 +60,17 @@ const CONTROL_PARAMETERS: Record<string, JsonSchema> = {
   order: { name: 'order', in: 'query', description: 'Sort direction', schema: { type: 'string', enum: ['asc', 'desc'], default: 'asc' } },
   limit: { name: 'limit', in: 'query', description: `Items per list (1-${MAX_LIMIT})`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT } },
   offset: { name: 'offset', in: 'query', description: 'Items to skip in each list', schema: { type: 'integer', minimum: 0 } },
+}
+
+/**
+ * format= of data sent without the envelope (the OpenAPI document): CSV has no form
+ * for it (runtime/respond.ts rawResponse answers JSON then), so it is not offered.
+ */
+const RAW_FORMAT_PARAMETER: JsonSchema = {
+  name: 'format',
+  in: 'query',
+  description: 'Serialization of the document',
+  schema: { type: 'string', enum: ['json', 'yaml', 'xml'], default: 'json' },
 }
 
 const RATE_HEADERS: Record<string, JsonSchema> = {
@@ -98,26 +111,27 @@ function successContent(endpoint: AnyEndpoint, example: StoredExample | undefine
     return { [endpoint.contentType.split(';')[0]!.trim()]: { schema: { type: 'string' } } }
   }
   const data = toJsonSchema(endpoint.data, 'output')
-  const schema: JsonSchema =
-    endpoint.envelope === false
-      ? data
-      : {
-          type: 'object',
-          required: ['success', 'data', 'timestamp', 'request_id'],
-          properties: {
-            success: { const: true },
-            data,
-            meta: { $ref: '#/components/schemas/Meta' },
-            links: { $ref: '#/components/schemas/Links' },
-            timestamp: { type: 'string', format: 'date-time' },
-            request_id: { type: 'string', description: 'ULID', pattern: '^[0-9A-HJKMNP-TV-Z]{26}$' },
-          },
-        }
+  const raw = endpoint.envelope === false
+  const schema: JsonSchema = raw
+    ? data
+    : {
+        type: 'object',
+        required: ['success', 'data', 'timestamp', 'request_id'],
+        properties: {
+          success: { const: true },
+          data,
+          meta: { $ref: '#/components/schemas/Meta' },
+          links: { $ref: '#/components/schemas/Links' },
+          timestamp: { type: 'string', format: 'date-time' },
+          request_id: { type: 'string', description: 'ULID', pattern: '^[0-9A-HJKMNP-TV-Z]{26}$' },
+        },
+      }
   return {
     'application/json': example ? { schema, examples: { [exampleName(endpoint)]: exampleObject(example) } } : { schema },
     'application/yaml': { schema },
-    'application/xml': { schema: { type: 'string', description: 'The envelope as XML: root <response>, list items <item>' } },
-    'text/csv': { schema: { type: 'string', description: 'data only, one row per item; envelope fields in X-* headers' } },
+    'application/xml': { schema: { type: 'string', description: raw ? 'The data as XML' : 'The envelope as XML: root <response>, list items <item>' } },
+    // CSV is a table of data with the envelope in headers; data sent as-is has no such form.
+    ...(raw ? {} : { 'text/csv': { schema: { type: 'string', description: 'data only, one row per item; envelope fields in X-* headers' } } }),
   }
 }
 
@@ -143,13 +157,11 @@ function operation(endpoint: AnyEndpoint, aliased: boolean, example: StoredExamp
       // What "try it" starts with, and what the example answer was made from.
       ...(endpoint.example?.[p.name] !== undefined ? { example: endpoint.example[p.name] } : {}),
     }))
-  const ownNames = new Set(own.map((p) => p.name))
-  // The query controls shape envelopes and data; a document of its own has neither.
-  const controls = endpoint.contentType !== undefined
-    ? []
-    : Object.keys(CONTROL_PARAMETERS)
-        .filter((name) => !ownNames.has(name))
-        .map((name) => ({ $ref: `#/components/parameters/${name}` }))
+  // Only the controls the server takes here (runtime/control-scope.ts): a client made
+  // from the document then cannot send a call that is refused for one of them.
+  const controls = controlsFor(endpoint).map((name) =>
+    name === 'format' && endpoint.envelope === false ? RAW_FORMAT_PARAMETER : { $ref: `#/components/parameters/${name}` },
+  )
   const op: JsonSchema = {
     operationId: operationId(endpoint.name) + (aliased ? 'ByQuery' : ''),
     summary: endpoint.summary,

@@ -18,7 +18,7 @@ const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
 export default definePlugin({
   name: 'meta',
   setup(api) {
-    const startedAt = new Date()
+    const startedAt = new Date(api.clock.now())
 
     api.resolve(health, () => ({
       status: 'ok' as const,

@@ -41,7 +41,7 @@ export class IpDataLoader {
     const s = this.state
     if (s.kind === 'ready') return Promise.resolve(s.data)
     if (s.kind === 'loading') return s.promise
-    if (s.kind === 'failed' && Date.now() - s.at < RETRY_AFTER_MS) return Promise.reject(s.error)
+    if (s.kind === 'failed' && performance.now() - s.at < RETRY_AFTER_MS) return Promise.reject(s.error)
     return this.start()
   }
 
@@ -50,7 +50,7 @@ export class IpDataLoader {
     const s = this.state
     if (s.kind === 'ready') return
     if (s.kind === 'loading') throw new Error(`loading ASN and country data (started ${Math.round(performance.now() - s.since)} ms ago)`)
-    if (s.kind === 'failed' && Date.now() - s.at < RETRY_AFTER_MS) throw new Error(`ASN and country data failed to load: ${s.error.message}`)
+    if (s.kind === 'failed' && performance.now() - s.at < RETRY_AFTER_MS) throw new Error(`ASN and country data failed to load: ${s.error.message}`)
     this.start().catch(() => {
       // Logged in start(); the next probe reports it.
     })
@@ -67,7 +67,7 @@ export class IpDataLoader {
       },
       (error: unknown) => {
         const err = error instanceof Error ? error : new Error(String(error))
-        this.state = { kind: 'failed', at: Date.now(), error: err }
+        this.state = { kind: 'failed', at: performance.now(), error: err }
         this.log.error({ err }, 'IP data failed to load')
         throw err
       },

@@ -39,9 +39,9 @@ export default definePlugin({
       }
     }
 
-    api.resolve(ipEndpoint, async ({ ip }) => {
+    api.resolve(ipEndpoint, async ({ ip }, ctx) => {
       const address: IpAddress = must(parseIp(ip))
-      return presentIp(address, await loaded())
+      return presentIp(address, await loaded(), ctx.clock.now())
     })
 
     api.resolve(cidrAnalyze, ({ cidr }) => presentAnalysis(must<Cidr>(parseCidr(cidr))))

@@ -38,7 +38,7 @@ function presentSource(source: DataSource, now: number): z.input<typeof DataSour
   return { ...source, notes: [...source.notes], age_days: Number.isNaN(date) ? -1 : Math.floor((now - date) / DAY_MS) }
 }
 
-export function presentIp(address: IpAddress, data: IpDataSets, now = Date.now()): z.input<typeof IpData> {
+export function presentIp(address: IpAddress, data: IpDataSets, now: number): z.input<typeof IpData> {
   const d = describeIp(address)
   let asn: z.input<typeof IpData>['asn'] = null
   let country: z.input<typeof IpData>['country'] = null

@@ -1,5 +1,6 @@
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible'
 import type { RateLimiterAbstract } from 'rate-limiter-flexible'
+import type { Clock } from '../../runtime/clock.ts'
 import type { SharedRedis } from '../../runtime/shared-redis.ts'
 import { MemoryWindows } from './memory-windows.ts'
 
@@ -15,11 +16,12 @@ export const WINDOW_SECONDS = 60
  * call, its insurance limiter counts in this process instead, so limits still hold
  * per process during an outage.
  */
-export function createTierLimiters(limits: Readonly<Record<string, number>>, redis?: SharedRedis): Map<string, TierLimiter> {
+export function createTierLimiters(limits: Readonly<Record<string, number>>, clock: Clock, redis?: SharedRedis): Map<string, TierLimiter> {
   return new Map(
     Object.entries(limits).map(([tier, points]): [string, TierLimiter] => {
       // One instance: synchronous windows in memory (memory-windows.ts says why).
-      if (!redis) return [tier, new MemoryWindows({ points, durationSeconds: WINDOW_SECONDS })]
+      // Shared counters live in Redis, whose windows are Redis's own TTLs.
+      if (!redis) return [tier, new MemoryWindows({ points, durationSeconds: WINDOW_SECONDS, now: () => clock.now() })]
       const memory = new RateLimiterMemory({ points, duration: WINDOW_SECONDS, keyPrefix: `rl:${tier}` })
       return [
         tier,

@@ -31,10 +31,10 @@ export class MemoryWindows {
   readonly #windows = new Map<string, Window>()
   #sweeper: NodeJS.Timeout | undefined
 
-  constructor(options: { points: number; durationSeconds: number; now?: () => number }) {
+  constructor(options: { points: number; durationSeconds: number; now: () => number }) {
     this.points = options.points
     this.#durationMs = options.durationSeconds * 1000
-    this.#now = options.now ?? Date.now
+    this.#now = options.now
   }
 
   /** Spends `points`; `refused` when the window is now over its limit (the points stay counted). */

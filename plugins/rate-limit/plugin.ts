@@ -34,7 +34,7 @@ export default definePlugin({
   dependencies: ['auth'],
   setup(api) {
     const limits = api.config.rateLimits
-    const limiters = createTierLimiters(limits, api.redis)
+    const limiters = createTierLimiters(limits, api.clock, api.redis)
     const policies = new Map(Object.entries(limits).map(([tier, n]) => [tier, `${n};w=${WINDOW_SECONDS}`]))
     api.onClose(() => {
       for (const limiter of limiters.values()) if (limiter instanceof MemoryWindows) limiter.close()

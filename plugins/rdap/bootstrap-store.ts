@@ -32,7 +32,8 @@ export interface BootstrapStoreOptions {
   log: Logger
   ttlMs?: number
   retryMs?: number
-  now?: () => number
+  /** The service clock (ms): refresh schedule and fetched_at. */
+  now: () => number
 }
 
 export interface BootstrapStore {
@@ -52,7 +53,7 @@ const DAY = 24 * 60 * 60 * 1000
 export function createBootstrapStore(options: BootstrapStoreOptions): BootstrapStore {
   const ttl = options.ttlMs ?? DAY
   const retry = options.retryMs ?? 10 * 60 * 1000
-  const now = options.now ?? Date.now
+  const now = options.now
   const base = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`
   const slots = new Map<BootstrapKind, Slot>()
 

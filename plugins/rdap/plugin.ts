@@ -29,6 +29,7 @@ export default definePlugin({
       baseUrl: api.config.rdapBootstrapUrl,
       timeoutMs,
       log: api.log,
+      now: () => api.clock.now(),
     })
     const rdap = createRdapClient({ network: api.network, bootstrap, timeoutMs })
     api.upstream('rdap', rdap)

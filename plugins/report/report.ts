@@ -46,8 +46,9 @@ const noRdapService = (error: unknown): error is Error =>
 const notRegistered = (error: unknown): boolean => error instanceof Error && 'status' in error && error.status === 404 && !noRdapService(error)
 
 export async function domainReport(domain: string, port: number, ctx: ResolverContext): Promise<Report> {
-  const budgetEnd = Date.now() + ctx.config.requestTimeoutMs * BUDGET_SHARE
-  const deadlineOf = (area: Area) => Math.min(Date.now() + AREA_DEADLINE_MS[area], budgetEnd)
+  // Deadlines are durations, measured on the monotonic clock (a date clock may stand still).
+  const budgetEnd = performance.now() + ctx.config.requestTimeoutMs * BUDGET_SHARE
+  const deadlineOf = (area: Area) => Math.min(performance.now() + AREA_DEADLINE_MS[area], budgetEnd)
   const host = port === 443 ? domain : `${domain}:${port}`
   // RDAP knows registrations, so the registrable name under the ICANN suffixes:
   // www.example.com is example.com's, and a github.io site is github.io's.

@@ -63,16 +63,16 @@ function describe(error: unknown, area: Area, timeoutMs: number, ctx: ResolverCo
 
 /**
  * Runs `work` for an area: its asks share the area's deadline (`deadlineAt`, a
- * Date.now() time) and are recorded as sources. A thrown error fails the area;
+ * performance.now() time) and are recorded as sources. A thrown error fails the area;
  * an AreaSkip skips it.
  */
 export async function runArea(area: Area, ctx: ResolverContext, deadlineAt: number, work: (ask: Ask) => Promise<AreaAnswer | AreaSkip>): Promise<AreaResult> {
   const sources: Source[] = []
-  const timeoutMs = Math.max(1, Math.round(deadlineAt - Date.now()))
+  const timeoutMs = Math.max(1, Math.round(deadlineAt - performance.now()))
   const ask: Ask = async (endpoint, input) => {
     const source: Source = { endpoint: endpoint.name, url: routeOf(endpoint, input), status: 'failed', cache: null, ttl: null, stale: false }
     sources.push(source)
-    const answer = await ctx.invoke(endpoint, input, { timeoutMs: Math.max(1, Math.round(deadlineAt - Date.now())) })
+    const answer = await ctx.invoke(endpoint, input, { timeoutMs: Math.max(1, Math.round(deadlineAt - performance.now())) })
     Object.assign(source, { status: 'ok', cache: answer.cache, ttl: answer.ttl, stale: answer.stale !== undefined })
     return answer.data
   }

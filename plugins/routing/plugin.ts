@@ -53,7 +53,7 @@ export default definePlugin({
     })
     api.upstream('ripestat', ripestat)
 
-    const vrps = new VrpStore({ source: vrpSource(api.config.vrpUrl, api.network, 120_000), log: api.log })
+    const vrps = new VrpStore({ source: vrpSource(api.config.vrpUrl, api.network, 120_000), log: api.log, now: () => api.clock.now() })
     api.upstream('rpki', vrps)
     api.readiness('rpki-vrps', () => vrps.readiness())
     api.onClose(() => vrps.close())

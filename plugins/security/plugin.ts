@@ -35,6 +35,6 @@ export default definePlugin({
       ctx.lowerTtl(answer.error_count > 0 ? 60 : (ttl ?? 60))
       return answer
     })
-    api.resolve(securityTxtEndpoint, ({ domain }, ctx) => securityTxt(webOf(ctx), domain.domain, { signal: ctx.signal, budgetMs, port: domain.port }))
+    api.resolve(securityTxtEndpoint, ({ domain }, ctx) => securityTxt(webOf(ctx), domain.domain, { signal: ctx.signal, budgetMs, port: domain.port, now: ctx.clock.now() }))
   },
 })

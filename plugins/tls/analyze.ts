@@ -20,10 +20,10 @@ import { reach, targetFields } from './target.ts'
 // chain, a full protocol and suite scan and one HTTPS GET for HSTS, run in
 // parallel — judged into findings and a grade.
 
-function staple(der: Buffer | null, leaf: CertificateDetails, issuer: X509Certificate | null): OcspStaple | null {
+function staple(der: Buffer | null, leaf: CertificateDetails, issuer: X509Certificate | null, now: Date): OcspStaple | null {
   if (!der) return null
   try {
-    return parseOcspStaple(der, leaf.serial_number, issuer)
+    return parseOcspStaple(der, leaf.serial_number, issuer, now)
   } catch {
     return {
       response_status: 'unparseable',
@@ -39,7 +39,7 @@ function staple(der: Buffer | null, leaf: CertificateDetails, issuer: X509Certif
   }
 }
 
-export async function tlsAnalyze(settings: TlsSettings, target: TlsTarget, signal: AbortSignal) {
+export async function tlsAnalyze(settings: TlsSettings, target: TlsTarget, signal: AbortSignal, now: Date) {
   const started = performance.now()
   const r = await reach(settings, target, signal)
   const [certs, scan, hsts] = await Promise.all([
@@ -47,7 +47,6 @@ export async function tlsAnalyze(settings: TlsSettings, target: TlsTarget, signa
     scanTarget(settings, r, signal),
     fetchHsts(settings.network, target, { address: r.address, ca: settings.trust.ca, timeoutMs: settings.handshakeTimeoutMs }, signal),
   ])
-  const now = new Date()
   const hs = certs.handshake
   const chain = analyzeChain(certs.certificates, settings.trust)
   const leaf = parseCertificate(certs.certificates[0]!, now)
@@ -58,7 +57,7 @@ export async function tlsAnalyze(settings: TlsSettings, target: TlsTarget, signa
   // The issuer of the leaf signs (or delegates) its OCSP responses.
   const issuerLink = chain.path[1]
   const issuerDer = issuerLink ? (issuerLink.served_position !== null ? certs.certificates[issuerLink.served_position] : hs.peer_chain.find((d) => new X509Certificate(d).fingerprint256 === issuerLink.fingerprint_sha256)) : undefined
-  const ocsp = staple(hs.ocsp ?? certs.served?.ocsp ?? null, leaf, issuerDer ? new X509Certificate(issuerDer) : null)
+  const ocsp = staple(hs.ocsp ?? certs.served?.ocsp ?? null, leaf, issuerDer ? new X509Certificate(issuerDer) : null, now)
 
   const supported = scan.protocols.filter((p) => p.supported)
   const suites = distinctSuites(scan)

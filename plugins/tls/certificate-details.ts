@@ -196,7 +196,8 @@ function countScts(extnValue: Buffer): number {
   return n
 }
 
-export function parseCertificate(der: Buffer, now: Date = new Date()): CertificateDetails {
+/** `now`: the service clock's instant, against which validity and days left are judged. */
+export function parseCertificate(der: Buffer, now: Date): CertificateDetails {
   const x509 = new X509Certificate(der)
   const [tbs, signatureAlgorithm] = children(parseDer(der))
   const fields = children(tbs)

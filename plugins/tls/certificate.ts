@@ -35,10 +35,9 @@ export async function servedCertificates(settings: TlsSettings, r: Reached, sign
   return { handshake, certificates: chain, source: 'handshake', served: null }
 }
 
-export async function tlsCertificate(settings: TlsSettings, target: TlsTarget, signal: AbortSignal) {
+export async function tlsCertificate(settings: TlsSettings, target: TlsTarget, signal: AbortSignal, now: Date) {
   const r = await reach(settings, target, signal)
   const { handshake, certificates, source, served } = await servedCertificates(settings, r, signal)
-  const now = new Date()
   const parsed = certificates.map((der, position) => ({ position, ...parseCertificate(der, now) }))
   const leaf = parsed[0]!
   return {

@@ -16,10 +16,10 @@ export async function handshakeWith(settings: TlsSettings, r: Reached, signal: A
   return hs
 }
 
-export async function tlsConnection(settings: TlsSettings, target: TlsTarget, signal: AbortSignal) {
+export async function tlsConnection(settings: TlsSettings, target: TlsTarget, signal: AbortSignal, now: Date) {
   const r = await reach(settings, target, signal)
   const hs = await handshakeWith(settings, r, signal)
-  const leaf = parseCertificate(hs.peer_chain[0]!)
+  const leaf = parseCertificate(hs.peer_chain[0]!, now)
   const hostname = matchHostname(target, leaf)
   return {
     ...targetFields(r),

@@ -46,7 +46,7 @@ function verifiedBy(tbs: Node, algorithm: Node, signature: Node, signer: X509Cer
   }
 }
 
-export function parseOcspStaple(der: Buffer, leafSerial: string, issuer: X509Certificate | null, now: Date = new Date()): OcspStaple {
+export function parseOcspStaple(der: Buffer, leafSerial: string, issuer: X509Certificate | null, now: Date): OcspStaple {
   const top = children(parseDer(der))
   const status = bytes(top[0])[0] ?? 255
   const empty: OcspStaple = {

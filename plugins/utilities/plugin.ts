@@ -3,7 +3,7 @@ import { isIP } from 'node:net'
 import { decodeTime } from 'ulid'
 import { v4 as uuidv4, v7 as uuidv7 } from 'uuid'
 import { definePlugin } from '../../runtime/define-plugin.ts'
-import { createUlidFactory } from '../../runtime/ulid-factory.ts'
+import { createUlidFactory, cryptoDigits } from '../../runtime/ulid-factory.ts'
 import base64Decode from '../../registry/utilities/base64-decode.ts'
 import base64Encode from '../../registry/utilities/base64-encode.ts'
 import hash from '../../registry/utilities/hash.ts'
@@ -14,14 +14,15 @@ import uuid from '../../registry/utilities/uuid.ts'
 import uuidBulk from '../../registry/utilities/uuid-bulk.ts'
 import { decodeBase64, toBytes } from './binary-input.ts'
 
-const utf8 = new TextDecoder('utf-8', { fatal: true })
+// ignoreBOM: a leading U+FEFF is part of the decoded bytes, so it stays in the text.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
 export default definePlugin({
   name: 'utilities',
   setup(api) {
     // One generator for the process keeps ULIDs monotonic (and ulid() re-detects
     // its random source on every call: notes/performance.md).
-    const nextUlid = createUlidFactory()
+    const nextUlid = createUlidFactory(cryptoDigits, () => api.clock.now())
     const makeUuid = (version: '4' | '7') => (version === '7' ? uuidv7() : uuidv4())
 
     api.resolve(uuid, ({ version }) => ({ uuid: makeUuid(version), version: Number(version) }))

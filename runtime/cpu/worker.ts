@@ -8,6 +8,7 @@ import type { Format } from '../define-format.ts'
 import type { Resolver } from '../define-plugin.ts'
 import type { PipelineDeps } from '../pipeline.ts'
 import { createEndpointHandler } from '../pipeline.ts'
+import { freezeIntrinsics } from '../harden.ts'
 import { loadRegistry } from '../registry.ts'
 import type { Formats } from '../respond.ts'
 import { isWorkModule } from './define-work.ts'
@@ -82,6 +83,10 @@ for (const endpoint of endpoints) {
   const resolve = resolvers.get(endpoint.name)
   if (endpoint.offload && resolve) handlers.set(endpoint.name, createEndpointHandler(endpoint, resolve, deps))
 }
+
+// Set up: from here on this thread's built-in prototypes cannot change, as the
+// main thread's once it listens (runtime/harden.ts).
+freezeIntrinsics()
 
 export default async function run(next: OffloadTask): Promise<OffloadResult | ReturnType<typeof Piscina.move>> {
   const handler = handlers.get(next.endpoint)

@@ -57,7 +57,8 @@ function countsAsFailure(error: unknown): boolean {
 }
 
 export function createUpstreamGuard(options: UpstreamGuardOptions): UpstreamGuard {
-  const now = options.now ?? Date.now
+  // Open circuits last a duration: measured on the monotonic clock, not the date.
+  const now = options.now ?? (() => performance.now())
   const states = new Map<string, State>()
   const active = new Map<string, number>()
   const waiting = new Map<string, Array<() => void>>()

@@ -57,6 +57,15 @@ export function typeErrors(client: ReturnType<typeof createClient<paths, 'applic
   void client.GET('/api/dns/a/{domain}', { params: { path: {} } })
   // @ts-expect-error no such path
   void client.GET('/api/nope')
+  // @ts-expect-error /api/uuid has no list: the server answers limit= with a 400, so the document does not offer it
+  void client.GET('/api/uuid', { params: { query: { limit: 5 } } })
+  // @ts-expect-error nor sort=
+  void client.GET('/api/uuid', { params: { query: { sort: 'uuid' } } })
+  // @ts-expect-error the document itself has no envelope to make compact
+  void client.GET('/api/openapi.json', { params: { query: { compact: 'true' } } })
+  // A list pages and sorts; an array as data too.
+  void client.GET('/api/uuid/bulk', { params: { query: { count: '5', sort: 'value', order: 'desc', limit: 2, offset: 1 } } })
+  void client.GET('/api/endpoints', { params: { query: { sort: 'path', limit: 5 } } })
   void client.GET('/api/uuid').then(({ data }) => {
     // @ts-expect-error data.uuid is a string
     const n: number = data!.data.uuid

@@ -2974,16 +2974,8 @@ export interface operations {
                 /** @description Explicitly include or drop meta (wins over compact) */
                 include_meta?: components["parameters"]["include_meta"];
                 input: string;
-                /** @description Items per list (1-1000) */
-                limit?: components["parameters"]["limit"];
-                /** @description Items to skip in each list */
-                offset?: components["parameters"]["offset"];
-                /** @description Sort direction */
-                order?: components["parameters"]["order"];
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
-                /** @description Dotted key to sort the endpoint's lists by */
-                sort?: components["parameters"]["sort"];
             };
             header?: never;
             path?: never;
@@ -3068,16 +3060,8 @@ export interface operations {
                 input: string;
                 /** @description how `input` is read: utf8 text, hex or base64 bytes */
                 input_encoding?: "utf8" | "hex" | "base64";
-                /** @description Items per list (1-1000) */
-                limit?: components["parameters"]["limit"];
-                /** @description Items to skip in each list */
-                offset?: components["parameters"]["offset"];
-                /** @description Sort direction */
-                order?: components["parameters"]["order"];
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
-                /** @description Dotted key to sort the endpoint's lists by */
-                sort?: components["parameters"]["sort"];
                 /** @description standard alphabet with padding, or URL-safe without */
                 variant?: "standard" | "url";
             };
@@ -4747,12 +4731,8 @@ export interface operations {
                 limit?: string;
                 /** @description addresses to skip, a decimal integer (may exceed 2^53 for IPv6 blocks) */
                 offset?: string;
-                /** @description Sort direction */
-                order?: components["parameters"]["order"];
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
-                /** @description Dotted key to sort the endpoint's lists by */
-                sort?: components["parameters"]["sort"];
             };
             header?: never;
             path?: never;
@@ -4846,12 +4826,8 @@ export interface operations {
                 limit?: string;
                 /** @description addresses to skip, a decimal integer (may exceed 2^53 for IPv6 blocks) */
                 offset?: string;
-                /** @description Sort direction */
-                order?: components["parameters"]["order"];
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
-                /** @description Dotted key to sort the endpoint's lists by */
-                sort?: components["parameters"]["sort"];
             };
             header?: never;
             path: {
@@ -10230,16 +10206,8 @@ export interface operations {
                 include_links?: components["parameters"]["include_links"];
                 /** @description Explicitly include or drop meta (wins over compact) */
                 include_meta?: components["parameters"]["include_meta"];
-                /** @description Items per list (1-1000) */
-                limit?: components["parameters"]["limit"];
-                /** @description Items to skip in each list */
-                offset?: components["parameters"]["offset"];
-                /** @description Sort direction */
-                order?: components["parameters"]["order"];
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
-                /** @description Dotted key to sort the endpoint's lists by */
-                sort?: components["parameters"]["sort"];
             };
             header?: never;
             path?: never;
@@ -10360,16 +10328,8 @@ export interface operations {
                 include_links?: components["parameters"]["include_links"];
                 /** @description Explicitly include or drop meta (wins over compact) */
                 include_meta?: components["parameters"]["include_meta"];
-                /** @description Items per list (1-1000) */
-                limit?: components["parameters"]["limit"];
-                /** @description Items to skip in each list */
-                offset?: components["parameters"]["offset"];
-                /** @description Sort direction */
-                order?: components["parameters"]["order"];
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
-                /** @description Dotted key to sort the endpoint's lists by */
-                sort?: components["parameters"]["sort"];
             };
             header?: never;
             path: {
@@ -11261,16 +11221,8 @@ export interface operations {
                 include_links?: components["parameters"]["include_links"];
                 /** @description Explicitly include or drop meta (wins over compact) */
                 include_meta?: components["parameters"]["include_meta"];
-                /** @description Items per list (1-1000) */
-                limit?: components["parameters"]["limit"];
-                /** @description Items to skip in each list */
-                offset?: components["parameters"]["offset"];
-                /** @description Sort direction */
-                order?: components["parameters"]["order"];
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
-                /** @description Dotted key to sort the endpoint's lists by */
-                sort?: components["parameters"]["sort"];
             };
             header?: never;
             path?: never;
@@ -11391,16 +11343,8 @@ export interface operations {
                 include_links?: components["parameters"]["include_links"];
                 /** @description Explicitly include or drop meta (wins over compact) */
                 include_meta?: components["parameters"]["include_meta"];
-                /** @description Items per list (1-1000) */
-                limit?: components["parameters"]["limit"];
-                /** @description Items to skip in each list */
-                offset?: components["parameters"]["offset"];
-                /** @description Sort direction */
-                order?: components["parameters"]["order"];
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
-                /** @description Dotted key to sort the endpoint's lists by */
-                sort?: components["parameters"]["sort"];
             };
             header?: never;
             path: {
@@ -17411,16 +17355,8 @@ export interface operations {
                 input: string;
                 /** @description how `input` is read: utf8 text, hex or base64 bytes */
                 input_encoding?: "utf8" | "hex" | "base64";
-                /** @description Items per list (1-1000) */
-                limit?: components["parameters"]["limit"];
-                /** @description Items to skip in each list */
-                offset?: components["parameters"]["offset"];
-                /** @description Sort direction */
-                order?: components["parameters"]["order"];
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
-                /** @description Dotted key to sort the endpoint's lists by */
-                sort?: components["parameters"]["sort"];
             };
             header?: never;
             path: {
@@ -17502,16 +17438,8 @@ export interface operations {
                 include_links?: components["parameters"]["include_links"];
                 /** @description Explicitly include or drop meta (wins over compact) */
                 include_meta?: components["parameters"]["include_meta"];
-                /** @description Items per list (1-1000) */
-                limit?: components["parameters"]["limit"];
-                /** @description Items to skip in each list */
-                offset?: components["parameters"]["offset"];
-                /** @description Sort direction */
-                order?: components["parameters"]["order"];
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
-                /** @description Dotted key to sort the endpoint's lists by */
-                sort?: components["parameters"]["sort"];
             };
             header?: never;
             path?: never;
@@ -17595,16 +17523,8 @@ export interface operations {
                 include_meta?: components["parameters"]["include_meta"];
                 /** @description IPv4 (dotted quad) or IPv6 address */
                 ip: string;
-                /** @description Items per list (1-1000) */
-                limit?: components["parameters"]["limit"];
-                /** @description Items to skip in each list */
-                offset?: components["parameters"]["offset"];
-                /** @description Sort direction */
-                order?: components["parameters"]["order"];
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
-                /** @description Dotted key to sort the endpoint's lists by */
-                sort?: components["parameters"]["sort"];
             };
             header?: never;
             path?: never;
@@ -17876,16 +17796,8 @@ export interface operations {
                 include_links?: components["parameters"]["include_links"];
                 /** @description Explicitly include or drop meta (wins over compact) */
                 include_meta?: components["parameters"]["include_meta"];
-                /** @description Items per list (1-1000) */
-                limit?: components["parameters"]["limit"];
-                /** @description Items to skip in each list */
-                offset?: components["parameters"]["offset"];
-                /** @description Sort direction */
-                order?: components["parameters"]["order"];
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
-                /** @description Dotted key to sort the endpoint's lists by */
-                sort?: components["parameters"]["sort"];
             };
             header?: never;
             path: {
@@ -18160,16 +18072,8 @@ export interface operations {
                 include_links?: components["parameters"]["include_links"];
                 /** @description Explicitly include or drop meta (wins over compact) */
                 include_meta?: components["parameters"]["include_meta"];
-                /** @description Items per list (1-1000) */
-                limit?: components["parameters"]["limit"];
-                /** @description Items to skip in each list */
-                offset?: components["parameters"]["offset"];
-                /** @description Sort direction */
-                order?: components["parameters"]["order"];
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
-                /** @description Dotted key to sort the endpoint's lists by */
-                sort?: components["parameters"]["sort"];
             };
             header?: never;
             path?: never;
@@ -18752,28 +18656,10 @@ export interface operations {
     metaOpenapi: {
         parameters: {
             query?: {
-                /** @description Drop meta and links */
-                compact?: components["parameters"]["compact"];
-                /** @description Comma-separated dotted paths of data to remove */
-                exclude?: components["parameters"]["exclude"];
-                /** @description Comma-separated dotted paths of data to keep */
-                fields?: components["parameters"]["fields"];
-                /** @description Serialization of the response */
-                format?: components["parameters"]["format"];
-                /** @description Explicitly include or drop links (wins over compact) */
-                include_links?: components["parameters"]["include_links"];
-                /** @description Explicitly include or drop meta (wins over compact) */
-                include_meta?: components["parameters"]["include_meta"];
-                /** @description Items per list (1-1000) */
-                limit?: components["parameters"]["limit"];
-                /** @description Items to skip in each list */
-                offset?: components["parameters"]["offset"];
-                /** @description Sort direction */
-                order?: components["parameters"]["order"];
+                /** @description Serialization of the document */
+                format?: "json" | "yaml" | "xml";
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
-                /** @description Dotted key to sort the endpoint's lists by */
-                sort?: components["parameters"]["sort"];
             };
             header?: never;
             path?: never;
@@ -18799,7 +18685,6 @@ export interface operations {
                     "application/yaml": {
                         [key: string]: unknown;
                     };
-                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21926,16 +21811,8 @@ export interface operations {
                 include_links?: components["parameters"]["include_links"];
                 /** @description Explicitly include or drop meta (wins over compact) */
                 include_meta?: components["parameters"]["include_meta"];
-                /** @description Items per list (1-1000) */
-                limit?: components["parameters"]["limit"];
-                /** @description Items to skip in each list */
-                offset?: components["parameters"]["offset"];
-                /** @description Sort direction */
-                order?: components["parameters"]["order"];
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
-                /** @description Dotted key to sort the endpoint's lists by */
-                sort?: components["parameters"]["sort"];
             };
             header?: never;
             path?: never;
@@ -22148,16 +22025,8 @@ export interface operations {
                 include_links?: components["parameters"]["include_links"];
                 /** @description Explicitly include or drop meta (wins over compact) */
                 include_meta?: components["parameters"]["include_meta"];
-                /** @description Items per list (1-1000) */
-                limit?: components["parameters"]["limit"];
-                /** @description Items to skip in each list */
-                offset?: components["parameters"]["offset"];
-                /** @description Sort direction */
-                order?: components["parameters"]["order"];
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
-                /** @description Dotted key to sort the endpoint's lists by */
-                sort?: components["parameters"]["sort"];
             };
             header?: never;
             path: {
@@ -24216,16 +24085,8 @@ export interface operations {
                 include_links?: components["parameters"]["include_links"];
                 /** @description Explicitly include or drop meta (wins over compact) */
                 include_meta?: components["parameters"]["include_meta"];
-                /** @description Items per list (1-1000) */
-                limit?: components["parameters"]["limit"];
-                /** @description Items to skip in each list */
-                offset?: components["parameters"]["offset"];
-                /** @description Sort direction */
-                order?: components["parameters"]["order"];
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
-                /** @description Dotted key to sort the endpoint's lists by */
-                sort?: components["parameters"]["sort"];
             };
             header?: never;
             path?: never;
@@ -24386,16 +24247,8 @@ export interface operations {
                 include_links?: components["parameters"]["include_links"];
                 /** @description Explicitly include or drop meta (wins over compact) */
                 include_meta?: components["parameters"]["include_meta"];
-                /** @description Items per list (1-1000) */
-                limit?: components["parameters"]["limit"];
-                /** @description Items to skip in each list */
-                offset?: components["parameters"]["offset"];
-                /** @description Sort direction */
-                order?: components["parameters"]["order"];
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
-                /** @description Dotted key to sort the endpoint's lists by */
-                sort?: components["parameters"]["sort"];
             };
             header?: never;
             path?: never;
@@ -24487,16 +24340,8 @@ export interface operations {
                 include_links?: components["parameters"]["include_links"];
                 /** @description Explicitly include or drop meta (wins over compact) */
                 include_meta?: components["parameters"]["include_meta"];
-                /** @description Items per list (1-1000) */
-                limit?: components["parameters"]["limit"];
-                /** @description Items to skip in each list */
-                offset?: components["parameters"]["offset"];
-                /** @description Sort direction */
-                order?: components["parameters"]["order"];
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
-                /** @description Dotted key to sort the endpoint's lists by */
-                sort?: components["parameters"]["sort"];
                 /** @description 4: random (RFC 9562 §5.4); 7: time-ordered, sortable by creation time (RFC 9562 §5.7) */
                 version?: "4" | "7";
             };

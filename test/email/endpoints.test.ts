@@ -127,7 +127,7 @@ describe('SPF endpoint', () => {
 
   it('the tree is the CSV rows', async () => {
     const csv = await (await t.request('/api/email/spf/mail.test?format=csv&fields=tree.id,tree.domain,tree.via,tree.subtree_lookups')).text()
-    expect(csv.split('\r\n').slice(0, 4)).toEqual(['id,domain,via,subtree_lookups', '0,mail.test,root,2', '1,_spf.mail.test,include,0', '2,flaky.mail.test,include,0'])
+    expect(csv.split('\r\n').slice(0, 4)).toEqual(['tree.id,tree.domain,tree.via,tree.subtree_lookups', '0,mail.test,root,2', '1,_spf.mail.test,include,0', '2,flaky.mail.test,include,0'])
   })
 
   it('an include whose lookup fails is a temperror in the data, not an error response', async () => {

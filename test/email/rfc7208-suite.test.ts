@@ -6,6 +6,9 @@ import { checkSmtpIdentity } from '../../plugins/email/spf/spf-sender.ts'
 import type { ZoneData } from './rfc7208-zone.ts'
 import { zoneDns } from './rfc7208-zone.ts'
 
+/** %{t} expands to the clock's seconds; a fixed instant keeps answers the same on any day. */
+const NOW = 1_800_000_000
+
 // The openspf RFC 7208 test suite (release 2014.04, from pyspf; license beside the
 // YAML) run through check_host(). Each scenario's zonedata is served by an
 // in-memory EmailDns with the reference driver's conventions (rfc7208-zone.ts).
@@ -51,6 +54,7 @@ async function run(test: SuiteTest, zonedata: ZoneData): Promise<{ ok: boolean; 
     mailFrom: String(test.mailfrom ?? ''),
     helo: String(test.helo ?? ''),
     receiver: 'receiver.example',
+    now: NOW,
   })
   const expected = Array.isArray(test.result) ? test.result : [test.result]
   if (!expected.includes(result.result)) return { ok: false, detail: `result ${result.result} (${result.reason ?? 'no reason'}), expected ${expected.join(' or ')}` }

@@ -4,10 +4,13 @@ import { inspectSpf } from '../../plugins/email/spf/spf-inspect.ts'
 import { zoneDns } from './rfc7208-zone.ts'
 import type { ZoneData } from './rfc7208-zone.ts'
 
+/** %{t} expands to the clock's seconds; a fixed instant keeps answers the same on any day. */
+const NOW = 1_800_000_000
+
 // The inspection tree and its findings, on small in-memory zones.
 
 const ids = (f: Array<{ id: string }>) => f.map((x) => x.id)
-const inspect = (zone: ZoneData, domain = 'example.com', options = {}) => inspectSpf(zoneDns(zone), domain, options)
+const inspect = (zone: ZoneData, domain = 'example.com', options = {}) => inspectSpf(zoneDns(zone), domain, { now: NOW, ...options })
 
 describe('the include tree', () => {
   it('numbers lookups in evaluation order and sums them per subtree', async () => {
@@ -161,20 +164,20 @@ describe('check_host()', () => {
     ['::ffff:192.0.2.5', 'pass', 'ip4:192.0.2.0/24'],
     ['198.51.100.1', 'fail', '-all'],
   ])('%s -> %s via %s', async (ip, result, term) => {
-    const r = await checkHost(zoneDns(zone), 'example.com', { ip, sender: 'user@example.com', helo: 'mail.example.com' })
+    const r = await checkHost(zoneDns(zone), 'example.com', { ip, sender: 'user@example.com', helo: 'mail.example.com', now: NOW })
     expect(r).toMatchObject({ result, matched: { domain: 'example.com', term } })
   })
 
   it('a fail carries the expanded explanation and a trace', async () => {
-    const r = await checkHost(zoneDns(zone), 'example.com', { ip: '198.51.100.1', sender: 'user@example.com', helo: 'h' })
+    const r = await checkHost(zoneDns(zone), 'example.com', { ip: '198.51.100.1', sender: 'user@example.com', helo: 'h', now: NOW })
     expect(r.explanation).toBe("198.51.100.1 is not one of example.com's designated mail servers.")
     expect(r.trace.map((s) => `${s.depth} ${s.term} ${s.outcome}`)).toEqual(['0 ip4:192.0.2.0/24 no_match', '1 ip6:2001:db8:5::/48 no_match', '1 ~all match', '0 include:partner.example.net no_match', '0 -all match'])
   })
 
   it('temperror when an include times out, permerror when it has no record', async () => {
-    const timeout = await checkHost(zoneDns({ 'example.com': [{ TXT: 'v=spf1 include:slow.example.net -all' }], 'slow.example.net': ['TIMEOUT'] }), 'example.com', { ip: '192.0.2.1', sender: 'a@example.com', helo: 'h' })
+    const timeout = await checkHost(zoneDns({ 'example.com': [{ TXT: 'v=spf1 include:slow.example.net -all' }], 'slow.example.net': ['TIMEOUT'] }), 'example.com', { ip: '192.0.2.1', sender: 'a@example.com', helo: 'h', now: NOW })
     expect(timeout).toMatchObject({ result: 'temperror', reason: expect.stringMatching(/slow\.example\.net/) })
-    const none = await checkHost(zoneDns({ 'example.com': [{ TXT: 'v=spf1 include:none.example.net -all' }] }), 'example.com', { ip: '192.0.2.1', sender: 'a@example.com', helo: 'h' })
+    const none = await checkHost(zoneDns({ 'example.com': [{ TXT: 'v=spf1 include:none.example.net -all' }] }), 'example.com', { ip: '192.0.2.1', sender: 'a@example.com', helo: 'h', now: NOW })
     expect(none).toMatchObject({ result: 'permerror', reason: 'include:none.example.net has no SPF record' })
   })
 })
@@ -183,7 +186,7 @@ describe('bounds', () => {
   it('a record with hundreds of a: terms is answered, with resolution capped', async () => {
     const record = `v=spf1 ${Array.from({ length: 300 }, (_, i) => `a:h${i}.example.com`).join(' ')} -all`
     const dns = zoneDns({ 'example.com': [{ TXT: record }] })
-    const d = await inspectSpf(dns, 'example.com')
+    const d = await inspectSpf(dns, 'example.com', { now: NOW })
     expect(d.lookups.count).toBe(300)
     expect(d.tree[0]!.terms.filter((t) => t.note?.startsWith('not resolved')).length).toBe(240)
     expect(dns.log.length).toBeLessThan(200)

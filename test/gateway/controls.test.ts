@@ -37,9 +37,26 @@ describe('fields and exclude', () => {
     expect(body.data).toEqual({ count: 4, items: ITEMS.map(({ owner: _o, tags: _t, ...rest }) => rest) })
   })
 
-  it('ignore unknown paths', async () => {
-    expect((await data('?fields=count,nope.deeper')).data).toEqual({ count: 4 })
-    expect((await data('?exclude=nope')).data.count).toBe(4)
+  it('a path the answer cannot have is a 400 naming it and the fields at the level where it goes wrong', async () => {
+    const top = await t.json('/api/test/items?fields=count,nope.deeper')
+    expect(top.status).toBe(400)
+    expect(top.body.error).toMatchObject({
+      code: 'bad_request',
+      message: 'Query parameter "fields" names "nope.deeper", which does not exist: This endpoint\'s answer has no field "nope". Fields there: count, items, notes.',
+      details: { param: 'fields', value: 'nope.deeper', fields: ['count', 'items', 'notes'] },
+    })
+    const nested = await t.json('/api/test/items?exclude=items.owner.mail')
+    expect(nested.status).toBe(400)
+    expect(nested.body.error.message).toBe('Query parameter "exclude" names "items.owner.mail", which does not exist: "items.owner" has no field "mail". Fields there: name, email.')
+    const below = await t.json('/api/test/items?fields=count.value')
+    expect(below.body.error.message).toBe('Query parameter "fields" names "count.value", which does not exist: "count" has no field "value". "count" has no fields below it.')
+  })
+
+  it('a field the schema has is fine even when this answer lacks it (optional, or only in list items that are not there)', async () => {
+    expect((await t.json('/api/uuid?fields=uuid,version')).status).toBe(200)
+    const empty = await t.json('/api/test/items?limit=1&offset=100&fields=items.owner.email')
+    expect(empty.status).toBe(200)
+    expect(empty.body.data).toEqual({ items: [] })
   })
 
   it('apply to each item when data is an array', async () => {

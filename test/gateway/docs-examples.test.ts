@@ -138,7 +138,7 @@ function firstDifference(recorded: unknown, live: unknown, path = ''): string | 
 }
 
 describe('maskVolatile', () => {
-  it('hides ids, clocks, durations and the test world\'s ports, addresses and certificates; keeps every other value', () => {
+  it('hides ids, clocks, durations and the test world\'s ports, addresses and certificates; keeps every other value, days left included', () => {
     const run = (n: number, id: string, port: number, at: string) => ({
       request_id: id,
       timestamp: at,
@@ -147,8 +147,8 @@ describe('maskVolatile', () => {
         ulids: [n === 1 ? '01M86MGPCYE655HYSR448H5MEK' : '01M86MQ8FBE57FREK71CVY61C4'],
         latency_ms: n * 3.4,
         uptime_seconds: n * 12,
-        age_days: n,
-        certificate: { days_left: 1740 - n, days_to_expiry: 30 - n, expires_in_days: 90 - n, validity_days: 398 },
+        age_days: 12,
+        certificate: { days_left: 1740, days_to_expiry: 30, expires_in_days: 90, validity_days: 398 },
         resolver: { name: `127.0.0.2:${port}`, address: '127.0.0.2', port },
         public: { address: '192.0.2.53', port: 53 },
         url: `http://127.0.0.43:${port}/rdap/domain/example.com`,
@@ -165,8 +165,11 @@ describe('maskVolatile', () => {
     const changed = run(1, '01M86MGH5K7E1X0K6AXXDN3H00', 40386, '2026-11-24T11:19:29.744Z')
     changed.data.records[0]!.ttl = 300
     expect(maskVolatile(changed)).not.toEqual(a)
-    // days counted from today change daily; a certificate's own validity does not
-    expect(a).toMatchObject({ data: { certificate: { days_left: '<days>', validity_days: 398 } } })
+    // Days counted from the clock's now are values: the examples run under a fixed clock.
+    expect(a).toMatchObject({ data: { age_days: 12, certificate: { days_left: 1740, validity_days: 398 } } })
+    const older = run(1, '01M86MGH5K7E1X0K6AXXDN3H00', 40386, '2026-11-24T11:19:29.744Z')
+    older.data.certificate.days_left = 1739
+    expect(maskVolatile(older)).not.toEqual(a)
     expect(maskVolatile({ ...run(1, 'x', 1, 'y'), status: 'secure' })).not.toEqual(maskVolatile({ ...run(1, 'x', 1, 'y'), status: 'insecure' }))
   })
 })

@@ -43,7 +43,7 @@ describe('MemoryWindows counts as RateLimiterMemory does', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 60 }), async (ops) => {
         const library = new RateLimiterMemory({ points: POINTS, duration: DURATION_SECONDS })
-        const ours = new MemoryWindows({ points: POINTS, durationSeconds: DURATION_SECONDS })
+        const ours = new MemoryWindows({ points: POINTS, durationSeconds: DURATION_SECONDS, now: Date.now })
         try {
           for (const o of ops) {
             vi.advanceTimersByTime(o.advanceMs)
@@ -76,7 +76,7 @@ describe('MemoryWindows counts as RateLimiterMemory does', () => {
   })
 
   it('answers synchronously, and forgets windows of callers who went away', () => {
-    const ours = new MemoryWindows({ points: 3, durationSeconds: 60 })
+    const ours = new MemoryWindows({ points: 3, durationSeconds: 60, now: Date.now })
     try {
       expect(ours.consume('ip:192.0.2.1', 2)).toEqual({ state: { consumedPoints: 2, remainingPoints: 1, msBeforeNext: 60_000 }, refused: false })
       expect(ours.consume('ip:192.0.2.1', 2).refused).toBe(true)

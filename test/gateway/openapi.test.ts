@@ -19,6 +19,7 @@ import { startFakeRipestat } from '../support/fake-ripestat.ts'
 import type { FakeVrp } from '../support/fake-vrp.ts'
 import { startFakeVrp, untilVrpsLoaded } from '../support/fake-vrp.ts'
 import { DNSBL_ZONES } from '../support/dnsbl-zones.ts'
+import { exampleRequest } from '../../plugins/docs/examples.ts'
 import type { ExampleWeb } from '../support/fake-web.ts'
 import { startExampleWeb } from '../support/fake-web.ts'
 
@@ -56,6 +57,8 @@ afterAll(async () => {
   await crtsh.close()
 })
 
+const openApiPath = (path: string) => path.replace(/(?:\*\*)?:([A-Za-z0-9_]+)/g, '{$1}')
+
 function fill(path: string, example: Readonly<Record<string, string>> = {}): string {
   const used = new Set<string>()
   const filled = path.replace(/(?:\*\*)?:([A-Za-z0-9_]+)/g, (_, name: string) => {
@@ -85,8 +88,14 @@ describe('OpenAPI document', () => {
       expect(op.tags).toEqual([endpoint.tag])
       expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '429', '502']))
       const refs = op.parameters.filter((p: { $ref?: string }) => p.$ref).map((p: { $ref: string }) => p.$ref.split('/').pop())
-      // Documents of their own (contentType: the reference page, its script) take no controls.
-      if (endpoint.contentType === undefined) for (const c of ['format', 'pretty', 'fields', 'exclude', 'include_meta', 'include_links', 'compact', 'sort', 'order']) expect(refs).toContain(c)
+      // Documents of their own (contentType: the reference page, its script) take no controls;
+      // data sent without the envelope (the OpenAPI document) only its serialization.
+      const shaping = ['fields', 'exclude', 'include_meta', 'include_links', 'compact']
+      if (endpoint.contentType !== undefined) expect(refs, endpoint.name).toEqual([])
+      else if (endpoint.envelope === false) {
+        expect(refs, endpoint.name).toEqual(['pretty'])
+        expect(op.parameters.find((p: { name?: string }) => p.name === 'format')?.schema.enum, endpoint.name).toEqual(['json', 'yaml', 'xml'])
+      } else for (const c of ['format', 'pretty', ...shaping]) expect(refs, endpoint.name).toContain(c)
       expect(op.security).toEqual([{}, { apiKey: [] }])
     }
     expect(doc.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }))
@@ -151,4 +160,39 @@ describe('OpenAPI document', () => {
       expect(errorSchema(res.body), JSON.stringify(errorSchema.errors)).toBe(true)
     }
   })
+
+  // The server is the oracle: each endpoint is called with its example plus one list
+  // control. A generated client offers exactly the declared parameters, so a declared
+  // one must never be refused, and one the server refuses must not be declared.
+  it('declares sort/order/limit/offset exactly where the server takes them', async () => {
+    const probes = { limit: 'limit=1', offset: 'offset=1', sort: 'sort=no_such_key' } as const
+    let refusedSomewhere = 0
+    let declaredSomewhere = 0
+    for (const endpoint of t.endpoints) {
+      if (endpoint.name.startsWith('test.')) continue
+      const op = doc.paths[openApiPath(endpoint.path)][endpoint.method.toLowerCase()]
+      const declared = new Set<string>(op.parameters.map((p: { $ref?: string; name?: string }) => (p.$ref ? p.$ref.split('/').pop() : p.name)))
+      // order does nothing without sort: the two are declared together.
+      expect(declared.has('order'), endpoint.name).toBe(declared.has('sort'))
+      const example = exampleRequest(endpoint)
+      for (const [name, probe] of Object.entries(probes)) {
+        const init: RequestInit = { method: example.method, ...(example.body !== undefined ? { body: example.body, headers: { 'content-type': example.contentType! } } : {}) }
+        const res = await t.request(`${example.path}${example.path.includes('?') ? '&' : '?'}${probe}`, init)
+        // Documents of their own (HTML, a script) are not JSON; an error always is.
+        const body = res.headers.get('content-type')?.startsWith('application/json') ? ((await res.json()) as Record<string, any>) : (await res.text(), {})
+        const details = body.error?.details ?? {}
+        // "no list to sort/page" (a sort key the list lacks is another 400, naming what it has).
+        const refused = res.status === 400 && details.param === name && !('sortable' in details)
+        const what = `${endpoint.name} ${probe}: ${res.status} ${JSON.stringify(body.error ?? {})}`
+        // Declared: answered (a sort key the example's list lacks is the 400 that lists the keys it has).
+        if (declared.has(name)) expect(res.status === 200 || (name === 'sort' && res.status === 400 && 'sortable' in details), what).toBe(true)
+        // Enveloped data is shaped, so a control the document leaves out must be one it refuses.
+        if (endpoint.envelope !== false && !declared.has(name)) expect(refused, what).toBe(true)
+        if (refused) refusedSomewhere++
+        if (declared.has(name)) declaredSomewhere++
+      }
+    }
+    expect(refusedSomewhere).toBeGreaterThan(10)
+    expect(declaredSomewhere).toBeGreaterThan(100)
+  }, 120_000)
 })

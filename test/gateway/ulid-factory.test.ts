@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { decodeTime, monotonicFactory } from 'ulid'
 import { describe, expect, it } from 'vitest'
-import { createUlidFactory } from '../../runtime/ulid-factory.ts'
+import { createUlidFactory, cryptoDigits } from '../../runtime/ulid-factory.ts'
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
@@ -9,7 +9,7 @@ const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
 describe('createUlidFactory', () => {
   it('gives valid ULIDs whose time decodes to the clock, strictly increasing within and across milliseconds', () => {
     let clock = 1_700_000_000_000
-    const next = createUlidFactory(undefined, () => clock)
+    const next = createUlidFactory(cryptoDigits, () => clock)
     const ids: string[] = []
     for (let i = 0; i < 5000; i++) {
       if (i % 700 === 0) clock += 1 + (i % 3)

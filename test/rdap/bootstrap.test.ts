@@ -247,7 +247,7 @@ describe('bootstrap store: cache, refresh, snapshot fallback', () => {
 
   it('each kind is its own file', async () => {
     const { network, calls } = stubNetwork((url) => (url.endsWith('dns.json') ? ok(files.dns!) : new Error('down')))
-    const store = createBootstrapStore({ network, baseUrl: 'https://iana.example/', timeoutMs: 500, log })
+    const store = createBootstrapStore({ network, baseUrl: 'https://iana.example/', timeoutMs: 500, log, now: () => Date.now() })
     const kinds: BootstrapKind[] = ['dns', 'ipv4', 'ipv6', 'asn']
     const loaded = await Promise.all(kinds.map((k) => store.get(k)))
     expect(calls.map((c) => c.url).sort()).toEqual(kinds.map((k) => `https://iana.example/${k}.json`).sort())

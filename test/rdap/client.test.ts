@@ -19,7 +19,7 @@ beforeAll(async () => {
   rdap = await startFakeRdap()
   // The fake is an IP literal: no name is ever looked up.
   const network = createGuardedNetwork({ policy: { allowLoopback: true }, lookup: async () => [] })
-  const bootstrap = createBootstrapStore({ network, baseUrl: rdap.bootstrapUrl, timeoutMs: 1000, log: pino({ level: 'silent' }) })
+  const bootstrap = createBootstrapStore({ network, baseUrl: rdap.bootstrapUrl, timeoutMs: 1000, log: pino({ level: 'silent' }), now: () => Date.now() })
   client = createRdapClient({ network, bootstrap, timeoutMs: 300 })
 })
 afterAll(async () => {

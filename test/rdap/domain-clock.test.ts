@@ -13,8 +13,8 @@ import { RDAP_ZONES, startFakeRdap } from '../support/fake-rdap.ts'
 import type { LoopbackDns } from '../support/loopback-dns.ts'
 import { DEFAULT_ZONES, startLoopbackDns } from '../support/loopback-dns.ts'
 
-// The domain answers take the time as an argument (the plugin passes its clock,
-// Date.now unless createDomainPlugin({ now }) is given one): the same recorded
+// The domain answers take the time as an argument (the plugin passes the service's
+// clock, ctx.clock): the same recorded
 // google.com registration (expires 2028-09-14T04:00:00Z) read at different times.
 
 let rdap: FakeRdap
@@ -25,7 +25,7 @@ beforeAll(async () => {
   rdap = await startFakeRdap()
   dns = await startLoopbackDns({ zones: [...DEFAULT_ZONES, ...RDAP_ZONES] })
   const network = createGuardedNetwork({ policy: { allowLoopback: true }, lookup: async () => [] })
-  const bootstrap = createBootstrapStore({ network, baseUrl: rdap.bootstrapUrl, timeoutMs: 2000, log: pino({ level: 'silent' }) })
+  const bootstrap = createBootstrapStore({ network, baseUrl: rdap.bootstrapUrl, timeoutMs: 2000, log: pino({ level: 'silent' }), now: () => Date.now() })
   client = createRdapClient({ network, bootstrap, timeoutMs: 2000 })
   const [host, port] = dns.env.INFRALENS_DNS_RESOLVERS!.split(':')
   resolver = createDnsClient({ servers: [{ host: host!, port: Number(port) }], timeoutMs: 500, retries: 0 })

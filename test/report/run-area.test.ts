@@ -24,7 +24,7 @@ beforeAll(async () => {
 afterAll(() => t?.close())
 
 async function area(deadlineMs: number, work: Parameters<typeof runArea>[3]) {
-  scenario = async (ctx) => ({ result: await runArea('web', ctx, Date.now() + deadlineMs, work) })
+  scenario = async (ctx) => ({ result: await runArea('web', ctx, performance.now() + deadlineMs, work) })
   const res = await t.json('/api/test/invoker')
   expect(res.status).toBe(200)
   return res.body.data.result

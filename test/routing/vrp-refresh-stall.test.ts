@@ -29,7 +29,7 @@ describe('refreshing a large export', () => {
     const big = bigExport(300_000)
     let body: Buffer = small
     const source: VrpSource = { location: 'memory:', kind: 'file', fetch: async () => ({ changed: true, body, validators: { etag: null, lastModified: null } }) }
-    const store = new VrpStore({ source, log: pino({ level: 'silent' }), refreshMs: 3_600_000 })
+    const store = new VrpStore({ source, log: pino({ level: 'silent' }), refreshMs: 3_600_000, now: () => Date.now() })
     try {
       await store.refresh()
       body = big

@@ -37,7 +37,7 @@ beforeEach(() => {
 
 function store(location: string, options: Partial<VrpStoreOptions> = {}, timeoutMs = 2000): VrpStore {
   // Refreshes are driven by the tests (refresh()), not by the timers.
-  const s = new VrpStore({ source: vrpSource(location, network, timeoutMs), log, refreshMs: 3_600_000, retryMs: 3_600_000, timeoutMs, ...options })
+  const s = new VrpStore({ source: vrpSource(location, network, timeoutMs), log, refreshMs: 3_600_000, retryMs: 3_600_000, timeoutMs, now: () => Date.now(), ...options })
   stores.push(s)
   return s
 }

@@ -42,6 +42,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Om
     registryDirs: options.registryDirs ?? [join(ROOT, 'registry'), FIXTURE_REGISTRY],
     plugins: [fixtures.plugin, ...(options.plugins ?? [])],
     ...(options.pluginDirs ? { pluginDirs: options.pluginDirs } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
     logStream,
   })
   const request = async (path: string, init?: RequestInit) => service.app.request(path, init)

@@ -7,7 +7,7 @@ import type { FakeRdap } from './fake-rdap.ts'
 
 const DAY = 86_400_000
 
-export function exampleNetRdap(now = Date.now()): Record<string, unknown> {
+export function exampleNetRdap(now: number): Record<string, unknown> {
   const vcard = (fn: string) => ['vcard', [['version', {}, 'text', '4.0'], ['fn', {}, 'text', fn]]]
   return {
     objectClassName: 'domain',
@@ -37,6 +37,6 @@ export function exampleNetRdap(now = Date.now()): Record<string, unknown> {
 }
 
 /** Registers example.net with the fake at Verisign's .net path (the bootstrap's registry for .net). */
-export function serveExampleRdap(rdap: FakeRdap): void {
-  rdap.serve('/rdap.verisign.com/net/v1/domain/example.net', exampleNetRdap())
+export function serveExampleRdap(rdap: FakeRdap, now: number): void {
+  rdap.serve('/rdap.verisign.com/net/v1/domain/example.net', exampleNetRdap(now))
 }

@@ -61,8 +61,8 @@ export function expiriesFromNow(doc: Json, nowMs = Date.now()): Json {
 }
 
 /** The default export: the 2023 rpki-client excerpt (expiries from now), test-vrps.json's VRPs and EXPIRED_TEST_VRP. */
-export function defaultVrpExport(): Json {
-  const doc = expiriesFromNow(readRpkiFixture('rpki-client_2023-10-01_excerpt.json'))
+export function defaultVrpExport(now = Date.now()): Json {
+  const doc = expiriesFromNow(readRpkiFixture('rpki-client_2023-10-01_excerpt.json'), now)
   doc.roas = [...doc.roas, ...readRpkiFixture('test-vrps.json').roas, EXPIRED_TEST_VRP]
   return doc
 }
@@ -94,7 +94,7 @@ export interface FakeVrp {
   close(): Promise<void>
 }
 
-export async function startFakeVrp(options: { host?: string; body?: Json | string } = {}): Promise<FakeVrp> {
+export async function startFakeVrp(options: { host?: string; body?: Json | string; now?: number } = {}): Promise<FakeVrp> {
   const host = options.host ?? '127.0.0.47'
   const sockets = new Set<Socket>()
   const timers = new Set<NodeJS.Timeout>()
@@ -112,7 +112,7 @@ export async function startFakeVrp(options: { host?: string; body?: Json | strin
     // Distinct per version even within one second, as If-Modified-Since has 1 s resolution.
     lastModified = new Date(Date.UTC(2026, 0, 1, 0, 0, version++)).toUTCString()
   }
-  setBody(options.body ?? defaultVrpExport())
+  setBody(options.body ?? defaultVrpExport(options.now))
 
   function handle(req: IncomingMessage, res: ServerResponse) {
     const path = new URL(req.url ?? '/', 'http://fake').pathname

@@ -7,6 +7,8 @@ import type { AddressInfo, Socket } from 'node:net'
 import { TLSSocket, createSecureContext } from 'node:tls'
 import type { TestCa } from './certs.ts'
 import { createTestCa } from './certs.ts'
+import type { WorldTime } from './world-time.ts'
+import { hostTime } from './world-time.ts'
 
 // Web sites of the loopback internet: one plain http and one https server on a
 // loopback address, answering by Host header and path from a route table the
@@ -252,7 +254,7 @@ export interface ExampleWeb {
   close(): Promise<void>
 }
 
-export async function startExampleWeb(): Promise<ExampleWeb> {
+export async function startExampleWeb(time: WorldTime = hostTime()): Promise<ExampleWeb> {
   const secure = {
     'content-type': 'text/html; charset=utf-8',
     'strict-transport-security': 'max-age=63072000; includeSubDomains; preload',
@@ -265,6 +267,7 @@ export async function startExampleWeb(): Promise<ExampleWeb> {
   }
   const web = await startFakeWeb({
     names: ['example.net', 'www.example.net'],
+    ca: createTestCa('infralens web test CA', time),
     httpPort: EXAMPLE_WEB_HTTP_PORT,
     httpsPort: EXAMPLE_WEB_HTTPS_PORT,
     routes: {
@@ -276,7 +279,7 @@ export async function startExampleWeb(): Promise<ExampleWeb> {
       },
       'https://example.net/.well-known/security.txt': {
         headers: { 'content-type': 'text/plain; charset=utf-8' },
-        body: `Contact: mailto:security@example.net\nContact: https://example.net:${EXAMPLE_WEB_HTTPS_PORT}/security\nExpires: ${new Date(Date.now() + 180 * 86_400_000).toISOString().replace(/\.\d+Z$/, 'Z')}\nPreferred-Languages: en, de\nCanonical: https://example.net:${EXAMPLE_WEB_HTTPS_PORT}/.well-known/security.txt\nPolicy: https://example.net:${EXAMPLE_WEB_HTTPS_PORT}/security-policy\n`,
+        body: `Contact: mailto:security@example.net\nContact: https://example.net:${EXAMPLE_WEB_HTTPS_PORT}/security\nExpires: ${new Date(time.now + 180 * 86_400_000).toISOString().replace(/\.\d+Z$/, 'Z')}\nPreferred-Languages: en, de\nCanonical: https://example.net:${EXAMPLE_WEB_HTTPS_PORT}/.well-known/security.txt\nPolicy: https://example.net:${EXAMPLE_WEB_HTTPS_PORT}/security-policy\n`,
       },
     },
   })

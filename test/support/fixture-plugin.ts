@@ -7,6 +7,7 @@ import expensive from '../fixtures/registry/expensive.ts'
 import failing from '../fixtures/registry/failing.ts'
 import items from '../fixtures/registry/items.ts'
 import weirdKeys from '../fixtures/registry/weird-keys.ts'
+import protoKeys from '../fixtures/registry/proto-keys.ts'
 import slow from '../fixtures/registry/slow.ts'
 
 export const ITEMS = [
@@ -27,6 +28,12 @@ export const WEIRD = {
   empty: [],
   nothing: null,
 }
+
+/**
+ * Own keys named like Object.prototype's members, as JSON.parse makes them from an
+ * upstream's answer ("__proto__" included: JSON.parse defines it as an own key).
+ */
+export const PROTO_KEYS_JSON = '{"__proto__":{"polluted":"via data"},"constructor":{"prototype":{"polluted":"via data"}},"prototype":"p","toString":"t","hasOwnProperty":1,"list":[{"__proto__":"a","valueOf":2},{"__proto__":"b","valueOf":1}]}'
 
 /** Resolvers for the fixture endpoints; `calls` counts resolver runs per endpoint. */
 export function createFixturePlugin() {
@@ -59,6 +66,7 @@ export function createFixturePlugin() {
         throw new InputError('Bad thing.', { param: 'kind' })
       })
       api.resolve(weirdKeys, () => ({ ...WEIRD }))
+      api.resolve(protoKeys, () => JSON.parse(PROTO_KEYS_JSON) as Record<string, unknown>)
       api.upstream('slow' as never, {} as never)
       api.resolve(slow, async ({ ms }, ctx) => {
         const signal = ctx.signal

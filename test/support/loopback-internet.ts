@@ -10,6 +10,8 @@ import { startFakeVrp } from './fake-vrp.ts'
 import { startExampleWeb } from './fake-web.ts'
 import { DEFAULT_ZONES, startLoopbackDns } from './loopback-dns.ts'
 import { startExampleTlsHost } from './tls-servers.ts'
+import type { WorldTime } from './world-time.ts'
+import { hostTime } from './world-time.ts'
 
 // The whole loopback internet in one call: what every endpoint's descriptor
 // `example` needs to answer offline — the example answers of the API reference
@@ -23,19 +25,20 @@ export interface LoopbackInternet {
   close(): Promise<void>
 }
 
-export async function startLoopbackInternet(): Promise<LoopbackInternet> {
+/** `time`: when the world lives (world-time.ts): around the host's now unless a test fixes it. */
+export async function startLoopbackInternet(time: WorldTime = hostTime()): Promise<LoopbackInternet> {
   const closers: Array<() => Promise<void> | void> = []
   try {
-    const web = await startExampleWeb()
+    const web = await startExampleWeb(time)
     closers.push(() => web.close())
-    const tls = await startExampleTlsHost()
+    const tls = await startExampleTlsHost({ time })
     closers.push(() => tls.close())
     const rdap = await startFakeRdap()
     closers.push(() => rdap.close())
-    serveExampleRdap(rdap)
+    serveExampleRdap(rdap, time.now)
     const ripestat = await startFakeRipestat()
     closers.push(() => ripestat.close())
-    const vrp = await startFakeVrp()
+    const vrp = await startFakeVrp({ now: time.now })
     closers.push(() => vrp.close())
     const crtsh = await startFakeCrtsh()
     closers.push(() => crtsh.close())

@@ -209,8 +209,7 @@ export function issue(spec: CertSpec): Issued {
  * A signed OCSP response (RFC 6960) about `cert`, from its issuer as responder,
  * as a server staples it.
  */
-export function ocspResponse(cert: Issued, issuer: Issued, status: 'good' | 'revoked' = 'good', validHours = 24): Buffer {
-  const now = Date.now()
+export function ocspResponse(cert: Issued, issuer: Issued, status: 'good' | 'revoked' = 'good', validHours = 24, now = Date.now()): Buffer {
   const issuerNameHash = createHash('sha1').update(der(issuer.name)).digest()
   const issuerKey = fromDer(issuer.key.publicKey.export({ type: 'spki', format: 'der' }))
   const keyBits = Buffer.from((issuerKey.value as Asn1[])[1]!.value as string, 'binary').subarray(1)

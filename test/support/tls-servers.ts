@@ -17,6 +17,8 @@ import { DEFAULT_CIPHERS } from 'node:tls'
 import type { SecureVersion } from 'node:tls'
 import type { Issued, KeyPair } from './tls-certs.ts'
 import { issue, keyPair, ocspResponse } from './tls-certs.ts'
+import type { WorldTime } from './world-time.ts'
+import { hostTime } from './world-time.ts'
 
 export const TLS_ZONE_ORIGIN = 'tls.test'
 const DAY = 86_400_000
@@ -36,15 +38,16 @@ export interface TestPki {
   close(): void
 }
 
-/** `alsoTrust`: PEM files of other test roots to put in the same INFRALENS_EXTRA_CA_FILE. */
-export function createTestPki(alsoTrust: readonly string[] = []): TestPki {
-  const now = Date.now()
+/**
+ * `alsoTrust`: PEM files of other test roots to put in the same INFRALENS_EXTRA_CA_FILE.
+ * `time`: when the world lives (world-time.ts); its leaves are dated by leafFor's caller.
+ */
+export function createTestPki(alsoTrust: readonly string[] = [], time: WorldTime = hostTime()): TestPki {
   const root = issue({
     subject: { cn: 'Infralens Test Root CA', o: 'Infralens Tests', c: 'US' },
     ca: true,
     key: keyPair({ type: 'rsa', bits: 2048 }, true),
-    notBefore: new Date(now - 365 * DAY),
-    notAfter: new Date(now + 3650 * DAY),
+    ...time.ca,
   })
   const intermediate = issue({
     subject: { cn: 'Infralens Test Issuing CA', o: 'Infralens Tests', c: 'US' },
@@ -52,8 +55,7 @@ export function createTestPki(alsoTrust: readonly string[] = []): TestPki {
     ca: true,
     pathLength: 0,
     key: keyPair({ type: 'rsa', bits: 2048 }, true),
-    notBefore: new Date(now - 365 * DAY),
-    notAfter: new Date(now + 1825 * DAY),
+    ...time.ca,
     caIssuersUrl: 'http://pki.tls.test/root.crt',
   })
   const dir = mkdtempSync(join(tmpdir(), 'infralens-tls-'))
@@ -264,14 +266,15 @@ export interface ExampleTlsHost {
  * random 127.x.y.z. `alsoTrust` adds other fakes' roots to its CA file (the
  * service reads one INFRALENS_EXTRA_CA_FILE).
  */
-export async function startExampleTlsHost(options: { alsoTrust?: readonly string[] } = {}): Promise<ExampleTlsHost> {
-  const pki = createTestPki(options.alsoTrust)
-  const leaf = leafFor(pki, `valid.${TLS_ZONE_ORIGIN}`, { scts: 2 })
+export async function startExampleTlsHost(options: { alsoTrust?: readonly string[]; time?: WorldTime } = {}): Promise<ExampleTlsHost> {
+  const time = options.time ?? hostTime()
+  const pki = createTestPki(options.alsoTrust, time)
+  const leaf = leafFor(pki, `valid.${TLS_ZONE_ORIGIN}`, { scts: 2, ...time.leaf })
   let server: TlsTestServer | null = null
   for (let attempt = 0; !server; attempt++) {
     const address = `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`
     try {
-      server = await startTlsServer({ address, port: EXAMPLE_TLS_PORT, leaf, chain: [pki.intermediate], ciphers: MOZILLA_INTERMEDIATE, hsts: HSTS_HEADER, ocsp: ocspResponse(leaf, pki.intermediate) })
+      server = await startTlsServer({ address, port: EXAMPLE_TLS_PORT, leaf, chain: [pki.intermediate], ciphers: MOZILLA_INTERMEDIATE, hsts: HSTS_HEADER, ocsp: ocspResponse(leaf, pki.intermediate, 'good', 24, time.now) })
     } catch (error) {
       if (attempt > 5) throw error
     }

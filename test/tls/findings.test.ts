@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { parseCertificate } from '../../plugins/tls/certificate-details.ts'
 import { analyzeChain } from '../../plugins/tls/chain.ts'
 import type { CipherSuite } from '../../plugins/tls/cipher-suites.ts'
@@ -18,6 +18,12 @@ import { issue, keyPair, ocspResponse } from '../support/tls-certs.ts'
 // findings a loopback server can show; these are the ones it cannot, or not cheaply.
 
 const DAY = 86_400_000
+// Certificates are issued and judged at one fixed instant (Date is faked in this
+// file, test/support/tls-certs.ts dates them from it), so no expected value
+// depends on the day the suite runs.
+vi.useFakeTimers({ now: new Date('2031-05-20T12:00:00Z'), toFake: ['Date'] })
+afterAll(() => void vi.useRealTimers())
+const NOW = new Date()
 const root = issue({ subject: { cn: 'Findings Root', o: 'Unit' }, ca: true, key: keyPair({ type: 'rsa', bits: 2048 }, true) })
 const inter = issue({ subject: { cn: 'Findings Issuing' }, issuer: root, ca: true, pathLength: 0 })
 const HOST = 'f.unit.test'
@@ -35,7 +41,7 @@ const MODERN = suites('TLS_AES_128_GCM_SHA256', 'TLS_ECDHE_RSA_WITH_AES_128_GCM_
 const HSTS_LONG: Hsts = { checked: true, error: null, status: 200, header: 'max-age=31536000', present: true, max_age: 31536000, include_subdomains: false, preload: false, long_max_age: true }
 
 function facts(cert: Issued = leaf, served: Issued[] = [cert, inter]): Facts {
-  const parsed = parseCertificate(cert.der)
+  const parsed = parseCertificate(cert.der, NOW)
   const chain = analyzeChain(
     served.map((c) => c.der),
     store,
@@ -43,7 +49,7 @@ function facts(cert: Issued = leaf, served: Issued[] = [cert, inter]): Facts {
   return {
     host: HOST,
     leaf: parsed,
-    path: chain.path.filter((l) => l.served_position !== null).map((l) => parseCertificate(served[l.served_position!]!.der)),
+    path: chain.path.filter((l) => l.served_position !== null).map((l) => parseCertificate(served[l.served_position!]!.der, NOW)),
     chain,
     verified: true,
     verify_error: null,
@@ -54,7 +60,7 @@ function facts(cert: Issued = leaf, served: Issued[] = [cert, inter]): Facts {
     dh_bits: null,
     ocsp: null,
     hsts: HSTS_LONG,
-    now: new Date(),
+    now: NOW,
   }
 }
 
@@ -76,7 +82,7 @@ describe('collectFindings', () => {
 
   it('certificate_revoked: a revoked staple, and not also ocsp_staple_invalid', () => {
     const f = facts()
-    f.ocsp = parseOcspStaple(ocspResponse(leaf, inter, 'revoked'), leaf.serial, inter.x509)
+    f.ocsp = parseOcspStaple(ocspResponse(leaf, inter, 'revoked'), leaf.serial, inter.x509, NOW)
     expect(found(f)).toEqual(['certificate_revoked:critical:T'])
     expect(finding(f, 'certificate_revoked')!.message).toMatch(/revoked on \d{4}-/)
   })
@@ -87,7 +93,7 @@ describe('collectFindings', () => {
     ['outside its validity window', () => ocspResponse(leaf, inter, 'good', -1), inter, 'it is outside its validity window'],
   ])('ocsp_staple_invalid: %s', (_title, response, issuer, why) => {
     const f = facts()
-    f.ocsp = parseOcspStaple(response(), leaf.serial, issuer.x509)
+    f.ocsp = parseOcspStaple(response(), leaf.serial, issuer.x509, NOW)
     expect(found(f)).toEqual(['ocsp_staple_invalid:medium:null'])
     expect(finding(f, 'ocsp_staple_invalid')!.message).toContain(why)
   })
@@ -158,14 +164,14 @@ describe('collectFindings', () => {
   })
 
   it('certificate_expiring: high within a week, medium within 30 days, nothing beyond', () => {
-    const expiring = (days: number) => found(facts(leafWith({ notAfter: new Date(Date.now() + days * DAY + 3_600_000) })))
+    const expiring = (days: number) => found(facts(leafWith({ notAfter: new Date(NOW.getTime() + days * DAY + 3_600_000) })))
     expect(expiring(5)).toEqual(['certificate_expiring:high:null'])
     expect(expiring(20)).toEqual(['certificate_expiring:medium:null'])
     expect(expiring(45)).toEqual([])
   })
 
   it('validity_too_long: over 398 days under a public (Mozilla) root only', () => {
-    const long = leafWith({ notBefore: new Date(Date.now() - DAY), notAfter: new Date(Date.now() + 500 * DAY) })
+    const long = leafWith({ notBefore: new Date(NOW.getTime() - DAY), notAfter: new Date(NOW.getTime() + 500 * DAY) })
     const f = facts(long)
     expect(f.chain.anchor_public).toBe(false)
     expect(found(f)).toEqual([])

@@ -146,7 +146,7 @@ describe('an analysis under the default per-target bound', () => {
     const parsed = parseTlsTarget(`127.0.0.1:${proxy.port}`)
     if (!parsed.ok) throw new Error(parsed.reason)
     proxy.reset()
-    const d = await tlsAnalyze(settings, parsed.target, new AbortController().signal)
+    const d = await tlsAnalyze(settings, parsed.target, new AbortController().signal, new Date())
     expect(d.protocols.filter((p) => p.supported).map((p) => p.protocol)).toEqual(['TLSv1.0', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'])
     expect(d.chain.verified).toBe(true)
     expect(d.hsts).toMatchObject({ checked: true, present: true })

@@ -57,8 +57,10 @@ describe('uuid', () => {
   it('bulk works with format and compact (the contract example)', async () => {
     const res = await t.request('/api/uuid/bulk?count=3&format=csv&compact=true')
     const lines = (await res.text()).trim().split('\r\n')
-    expect(lines[0]).toBe('value')
-    expect(lines.slice(1).every((l) => uuidValidate(l))).toBe(true)
+    // Every value of data is in the CSV: version and count repeated on each uuid's row.
+    expect(lines[0]).toBe('version,count,uuids')
+    expect(lines.slice(1)).toHaveLength(3)
+    expect(lines.slice(1).every((l) => l.startsWith('4,3,') && uuidValidate(l.slice(4)))).toBe(true)
     const json = await t.json('/api/uuid/bulk?count=3&compact=true')
     expect(Object.keys(json.body)).toEqual(['success', 'data', 'timestamp', 'request_id'])
   })
@@ -130,6 +132,11 @@ describe('base64', () => {
     expect(await ok('/api/base64/decode?input=aGVsbG8gd29ybGQ%3D')).toEqual({ text: 'hello world', valid_utf8: true, hex: '68656c6c6f20776f726c64', bytes: 11, variant: 'standard' })
     expect((await ok('/api/base64/decode?input=aGVsbG8gd29ybGQ')).text).toBe('hello world')
     expect(await ok('/api/base64/decode?input=Pz8-Pg')).toMatchObject({ text: '??>>', variant: 'url' })
+  })
+
+  it('a byte order mark is text like any other: kept, not swallowed', async () => {
+    // EF BB BF 61 = U+FEFF "a"
+    expect(await ok('/api/base64/decode?input=77u%2FYQ%3D%3D')).toEqual({ text: '\uFEFFa', valid_utf8: true, hex: 'efbbbf61', bytes: 4, variant: 'standard' })
   })
 
   it('binary that is not UTF-8 comes back as hex with text null', async () => {

@@ -24,8 +24,8 @@ export interface SpfCheckRequest {
   helo: string
   /** %{r}: the checking host's name. */
   receiver?: string
-  /** %{t}, seconds. */
-  now?: number
+  /** %{t}: the clock's now, in seconds since the epoch. */
+  now: number
 }
 
 export interface SpfTraceEntry {
@@ -95,7 +95,7 @@ export async function validatedNames(dns: EmailDns, ip: ClientIp, max: number): 
 export function macroContexts(dns: EmailDns, ip: ClientIp, request: SpfCheckRequest, limits: SpfLimits = DEFAULT_LIMITS): (domain: string) => MacroContext {
   const { local, domain: senderDomain } = splitSender(request.sender)
   let names: Promise<string[]> | undefined
-  const now = request.now ?? Math.floor(Date.now() / 1000)
+  const now = request.now
   return (domain) => ({
     sender: `${local}@${senderDomain}`,
     local,

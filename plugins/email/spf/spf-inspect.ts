@@ -9,8 +9,11 @@ import { spfCheckRequest } from './spf-sender.ts'
 import type { SpfTree } from './spf-tree.ts'
 import { buildSpfTree } from './spf-tree.ts'
 
-/** ?ip=, ?sender=, ?helo=: see spfCheckRequest (sender or helo without ip is an InputError). */
-export type SpfInspectOptions = SpfCheckParams
+/**
+ * ?ip=, ?sender=, ?helo=: see spfCheckRequest (sender or helo without ip is an
+ * InputError); `now` (seconds, the service's clock) is what the %{t} macro expands to.
+ */
+export type SpfInspectOptions = SpfCheckParams & { now: number }
 
 const LIMIT = 10
 const VOID_LIMIT = 2
@@ -32,8 +35,9 @@ function verdictOf(tree: SpfTree): { verdict: SpfDataShape['verdict']; reason: s
 }
 
 /** The SPF answer for a domain: record, tree, limits, findings, and check_host() when an IP is given. */
-export async function inspectSpf(dns: EmailDns, domain: string, options: SpfInspectOptions = {}): Promise<SpfDataShape> {
-  const request = spfCheckRequest(domain, options)
+export async function inspectSpf(dns: EmailDns, domain: string, options: SpfInspectOptions): Promise<SpfDataShape> {
+  const check = spfCheckRequest(domain, options)
+  const request = check && { ...check, now: options.now }
   const client = request ? parseClientIp(request.ip) : null
   const [tree, evaluation] = await Promise.all([
     buildSpfTree(dns, domain, client && request ? { macros: macroContexts(dns, client, request) } : {}),

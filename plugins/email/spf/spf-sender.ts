@@ -14,7 +14,8 @@ export interface SmtpIdentity {
   mailFrom: string
   helo: string
   receiver?: string
-  now?: number
+  /** %{t}: seconds since the epoch, from the service's clock. */
+  now: number
 }
 
 export function senderOf(identity: Pick<SmtpIdentity, 'mailFrom' | 'helo'>): { sender: string; domain: string } {
@@ -36,7 +37,7 @@ export async function checkSmtpIdentity(dns: EmailDns, identity: SmtpIdentity, l
       sender,
       helo: identity.helo,
       ...(identity.receiver !== undefined ? { receiver: identity.receiver } : {}),
-      ...(identity.now !== undefined ? { now: identity.now } : {}),
+      now: identity.now,
     },
     limits,
   )

@@ -26,7 +26,20 @@ const cn = (name: Record<string, unknown> | undefined): string | null => {
   return Array.isArray(value) ? String(value[0]) : value === undefined ? null : String(value)
 }
 
-export function summarizeCertificate(cert: DetailedPeerCertificate, now = Date.now()): CertificateSummary {
+/**
+ * Signed by its own key. Not x509.checkIssued(x509): OpenSSL's issuer check also
+ * wants keyCertSign in the key usage, which a self-signed server certificate
+ * (a leaf, CA:FALSE) often lacks, so it would not count as self-signed.
+ */
+function selfSigned(x509: X509Certificate): boolean {
+  try {
+    return x509.subject === x509.issuer && x509.verify(x509.publicKey)
+  } catch {
+    return false
+  }
+}
+
+export function summarizeCertificate(cert: DetailedPeerCertificate, now: number): CertificateSummary {
   const x509 = new X509Certificate(cert.raw)
   const validTo = new Date(cert.valid_to)
   const key = x509.publicKey
@@ -50,7 +63,7 @@ export function summarizeCertificate(cert: DetailedPeerCertificate, now = Date.n
     valid_to: validTo.toISOString(),
     days_remaining: Math.floor((validTo.getTime() - now) / 86_400_000),
     expired: validTo.getTime() < now,
-    self_signed: x509.checkIssued(x509) && x509.subject === x509.issuer,
+    self_signed: selfSigned(x509),
     key_type: key.asymmetricKeyType ?? null,
     key_bits: details?.modulusLength ?? (details?.namedCurve === 'prime256v1' ? 256 : details?.namedCurve === 'secp384r1' ? 384 : null),
     fingerprint_sha256: cert.fingerprint256,

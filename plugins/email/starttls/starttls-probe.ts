@@ -45,6 +45,8 @@ export interface ProbeOptions {
   ca: string[] | undefined
   /** The name we introduce ourselves with in EHLO. */
   ehloName: string
+  /** The service clock's now (ms), for the certificate's days remaining. */
+  now: number
 }
 
 function handshake(socket: Socket, host: string, ca: string[] | undefined, signal: AbortSignal): Promise<TLSSocket> {
@@ -130,7 +132,7 @@ async function probeWithin(network: GuardedNetwork, host: string, options: Probe
       trusted: tls.authorized,
       trust_error: tls.authorized ? null : String(tls.authorizationError ?? 'no certificate'),
       name_matches: hasCert ? checkServerIdentity(host, peer) === undefined : false,
-      certificate: hasCert ? summarizeCertificate(peer) : null,
+      certificate: hasCert ? summarizeCertificate(peer, options.now) : null,
     }
     step = 'the EHLO reply over TLS'
     const secure = new SmtpReader(tls)

@@ -15,6 +15,8 @@ export interface TlsOptions {
   /** Hosts probed, most preferred first. */
   maxHosts?: number
   ehloName?: string
+  /** The service clock's now (ms), for certificate ages. */
+  now: number
 }
 
 function lintHost(r: StarttlsResult): Finding[] {
@@ -57,6 +59,7 @@ export async function inspectTls(network: GuardedNetwork, mx: MxDataShape, optio
         signal: options.signal,
         ca: options.ca,
         ehloName: options.ehloName ?? 'probe.infralens.invalid',
+        now: options.now,
       }),
     ),
   )

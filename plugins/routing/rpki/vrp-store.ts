@@ -68,8 +68,8 @@ export interface VrpStoreOptions {
   staleAfterMs?: number
   /** Least time between two expiry filterings of a kept set. */
   pruneMinIntervalMs?: number
-  /** The clock (ms since epoch) for expiry, ages and schedules; Date.now by default. */
-  now?: () => number
+  /** The service clock (ms since epoch) for expiry, ages and schedules. */
+  now: () => number
 }
 
 const MINUTE = 60_000
@@ -102,7 +102,7 @@ export class VrpStore {
     this.timeoutMs = options.timeoutMs ?? 2 * MINUTE
     this.staleAfterMs = options.staleAfterMs ?? 24 * 60 * MINUTE
     this.pruneMinIntervalMs = options.pruneMinIntervalMs ?? MINUTE
-    this.now = options.now ?? Date.now
+    this.now = options.now
   }
 
   get source(): string {

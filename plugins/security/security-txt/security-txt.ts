@@ -25,8 +25,8 @@ const LOCATIONS = [
 
 type Attempt = SecurityTxt['attempts'][number]
 
-export async function securityTxt(client: WebClient, domain: string, o: WebCallOptions & { now?: number; port?: number | null } = {}): Promise<SecurityTxt> {
-  const now = o.now ?? Date.now()
+export async function securityTxt(client: WebClient, domain: string, o: WebCallOptions & { now: number; port?: number | null }): Promise<SecurityTxt> {
+  const now = o.now
   const target = { scheme: 'https' as const, hostname: domain, port: o.port ?? null, path: '/' }
   const attempts: Attempt[] = []
   const budgetMs = Math.floor((o.budgetMs ?? 15_000) / LOCATIONS.length)

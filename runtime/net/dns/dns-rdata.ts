@@ -16,7 +16,12 @@ import { rememberWire } from './dns-wire-store.ts'
 
 const TWO_POW_32 = 2 ** 32
 
-/** RRSIG times are 32-bit serial numbers (RFC 4034 §3.1.5): take the instant nearest to now. */
+/**
+ * RRSIG times are 32-bit serial numbers (RFC 4034 §3.1.5): take the instant nearest
+ * to now. The wire decoder has no service clock; "now" only picks the 136-year era,
+ * so the host's time gives the same answer as the service clock unless the two are
+ * ~68 years apart. The validator judges validity windows with the service clock.
+ */
 export function serialTimeToIso(value: number, nowMs: number = Date.now()): string {
   const now = Math.floor(nowMs / 1000)
   const wraps = Math.round((now - value) / TWO_POW_32)
