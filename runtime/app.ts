@@ -32,6 +32,7 @@ import { aliasPath, loadRegistry } from './registry.ts'
 import { createUlidFactory, cryptoDigits } from './ulid-factory.ts'
 import type { Formats } from './respond.ts'
 import { baseHeaders, errorInfo, errorResponse } from './respond.ts'
+import { encodeBody } from './http/content-coding.ts'
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -191,10 +192,10 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
   // Requests no endpoint answers still get what layers report about the caller
   // (its rate-limit state): anonymous, by client IP, as no auth ran.
   const unroutedLayers = layers.filter((l) => l.unrouted !== undefined)
-  const unroutedHeaders = async (event: H3Event): Promise<Record<string, string>> => {
+  const clientOf = (event: H3Event): string => clientIp(event.req.ip, config.trustProxy.length ? event.req.headers.get('x-forwarded-for') : null, config.trustProxy)
+  const unroutedHeaders = async (event: H3Event, ip: string = clientOf(event)): Promise<Record<string, string>> => {
     const headers: Record<string, string> = {}
     if (unroutedLayers.length === 0) return headers
-    const ip = clientIp(event.req.ip, config.trustProxy.length ? event.req.headers.get('x-forwarded-for') : null, config.trustProxy)
     const caller: Caller = { tier: 'anonymous', ip, principal: anonymousPrincipal(ip) }
     for (const layer of unroutedLayers) {
       await layer.unrouted!(caller, headers).catch((error: unknown) => log.warn({ err: error, layer: layer.name }, 'layer failed on an unrouted request'))
@@ -205,10 +206,11 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
   const errorFor = async (event: H3Event, error: unknown, endpoint?: AnyEndpoint): Promise<Response> => {
     const f = event.url.searchParams.get('format')?.toLowerCase()
     const requestId = nextId()
-    const headers = await unroutedHeaders(event)
+    const client = clientOf(event)
+    const headers = await unroutedHeaders(event, client)
     if (observe) {
       const info = errorInfo(error)
-      observe({ requestId, endpoint: null, tag: null, method: event.req.method, status: info.status, durationMs: 0, cache: null, tier: null, error: info.error })
+      observe({ requestId, endpoint: null, tag: null, method: event.req.method, path: event.url.pathname, client, status: info.status, durationMs: 0, cache: null, tier: null, error: info.error })
     }
     return errorResponse(error, {
       requestId,
@@ -220,6 +222,7 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
       log,
       head: event.req.method === 'HEAD',
       cors: event.req.headers.has('origin'),
+      header: (name) => event.req.headers.get(name),
       timestamp: isoNow(),
     })
   }
@@ -254,9 +257,12 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
     })
   }
   for (const [path, handler] of rawRoutes) {
-    app.get(path, async () => {
+    app.get(path, async (event) => {
       const { contentType, body } = await handler()
-      return new FastResponse(body, { status: 200, statusText: 'OK', headers: { 'content-type': contentType, 'cache-control': 'no-store' } })
+      const headers = { 'content-type': contentType, 'cache-control': 'no-store' }
+      // Compressed like any answer (a Prometheus scrape asks for gzip).
+      const sent = encodeBody(body, headers, (name) => event.req.headers.get(name), event.req.method === 'HEAD')
+      return new FastResponse(sent, { status: 200, statusText: 'OK', headers })
     })
   }
   app.all('/**', (event) =>

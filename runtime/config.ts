@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os'
 import ipaddr from 'ipaddr.js'
 import { z } from 'zod'
+import { SETTING_PREFIX, unknownSettings } from './setting-names.ts'
 
 // Environment -> typed config, validated once at start. A bad value stops start-up
 // with a message naming the variable, never a half-configured server.
@@ -152,6 +153,11 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
 })
 
+/** Every INFRALENS_* setting there is; any other name with the prefix stops start-up. */
+export const KNOWN_SETTINGS: readonly string[] = Object.keys(EnvSchema.shape)
+  .filter((name) => name.startsWith(SETTING_PREFIX))
+  .sort()
+
 export interface Config {
   port: number
   host: string
@@ -208,15 +214,15 @@ export class ConfigError extends Error {
   override name = 'ConfigError'
 }
 
-/** Reads the environment; throws ConfigError naming every bad variable. */
+/** Reads the environment; throws ConfigError naming every bad variable and every unknown INFRALENS_* one. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
-  // Empty strings mean "unset", as with `FOO= npm start`.
+  // Empty strings mean "unset", as with `FOO= npm start`: an unknown name set
+  // empty changes nothing, so it stops nothing either.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''))
   const parsed = EnvSchema.safeParse(present)
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
-  }
+  const lines = unknownSettings(Object.keys(present), KNOWN_SETTINGS).map((message) => `  ${message}`)
+  if (!parsed.success) lines.push(...parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`))
+  if (lines.length > 0 || !parsed.success) throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
   const e = parsed.data
   return {
     port: e.PORT,

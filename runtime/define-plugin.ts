@@ -72,6 +72,13 @@ export interface RequestRecord {
   endpoint: string | null
   tag: string | null
   method: string
+  /**
+   * The URL path as the service saw it, without the query string: text the client
+   * chose, so whoever writes it out escapes it.
+   */
+  path: string
+  /** The client address after trusted-proxy handling (runtime/client-ip.ts). */
+  client: string
   status: number
   durationMs: number
   cache: 'hit' | 'miss' | null

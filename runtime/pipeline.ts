@@ -19,7 +19,10 @@ import { DeadlineError } from './errors.ts'
 import { readBody, rawInput, validateInput } from './input.ts'
 import type { Invoker } from './invoke.ts'
 import type { Formats } from './respond.ts'
-import { baseHeaders, documentResponse, errorInfo, errorResponse, rawResponse, successResponse } from './respond.ts'
+import { baseHeaders, bodyResponse, documentBody, errorInfo, errorResponse, notModified, rawBody, staticResponse, successResponse } from './respond.ts'
+import { noneMatch, weakTag } from './http/entity-tag.ts'
+import { pageLinks } from './http/page-links.ts'
+import { StaticDocuments } from './http/static-document.ts'
 import type { FieldTree } from './field-tree.ts'
 import { compileFieldTree } from './field-tree.ts'
 import { compileListPaths, hasShaping, shape } from './shape.ts'
@@ -66,13 +69,15 @@ function pagingReader(paths: NonNullable<AnyEndpoint['pagination']>): (data: unk
   })
 }
 
-function report(observe: RequestObserver, call: Call, status: number, started: number, error?: { code: string; upstream?: string; reason?: string }): void {
+function report(observe: RequestObserver, call: RuntimeCall, status: number, started: number, error?: { code: string; upstream?: string; reason?: string }): void {
   try {
     const record: RequestRecord = {
       requestId: call.requestId,
       endpoint: call.endpoint.name,
       tag: call.endpoint.tag,
       method: call.request.method,
+      path: call.url.pathname,
+      client: call.caller.ip,
       status,
       durationMs: performance.now() - started,
       cache: status < 400 ? call.cache : null,
@@ -183,6 +188,12 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
   const documentType = endpoint.contentType
   const cacheable = endpoint.cache !== false
   const ownPaging = endpoint.pagination && pagingReader(endpoint.pagination)
+  // Envelope-less answers of a cached endpoint carry no request id, time or tier:
+  // the same bytes for everyone, so they are rendered, tagged and compressed once.
+  const documents = !wrapped && cacheable ? new StaticDocuments() : undefined
+  // Cached endpoints' answers carry an ETag and answer If-None-Match with 304 (GET
+  // and its HEAD; on another method a failed precondition would be a 412).
+  const tagged = cacheable && endpoint.method === 'GET'
   // meta without pagination or staleness takes a handful of values per endpoint
   // (cache x tier): one frozen object each, so formats can memoize its text.
   const metas = new Map<string, { hit: SuccessMeta; miss: SuccessMeta }>()
@@ -268,7 +279,7 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
   }
 
   /** The answer to a call that produced its data: shaped, enveloped, formatted. */
-  const succeed = (call: RuntimeCall, data: unknown, started: number): Response => {
+  const succeed = (call: RuntimeCall, data: unknown, started: number): Response | Promise<Response> => {
     const { controls, url } = call
     const format = formats.get(controls.format) ?? formats.json
     const head = call.request.method === 'HEAD'
@@ -277,27 +288,50 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
     headers['cache-control'] ??= 'no-store'
     const ctx: FormatContext = { pretty: controls.pretty, endpoint, headers }
     if (!wrapped) {
-      const response = documentType ? documentResponse(data, documentType, ctx, head) : rawResponse(data, format, formats, ctx, head)
-      if (observe) report(observe, call, 200, started)
+      const render = () => (documentType ? documentBody(data, documentType, ctx) : rawBody(data, format, formats, ctx))
+      if (documents === undefined) {
+        const response = bodyResponse(render(), ctx, head, call.header)
+        if (observe) report(observe, call, 200, started)
+        return response
+      }
+      const representation = documentType ? '' : `${format.raw ? format.name : 'json'}${controls.pretty ? ' pretty' : ''}`
+      const response = staticResponse(documents.get(data, representation, render), headers, head, call.header)
+      if (observe) {
+        if (response instanceof Promise) void response.then((r) => report(observe, call, r.status, started), () => {})
+        else report(observe, call, response.status, started)
+      }
       return response
     }
     const shaping = hasShaping(controls)
     const shaped = shaping ? shape(data, listPaths, controls, controls.fields || controls.exclude ? fieldsOf() : undefined) : { data, pagination: undefined }
+    if (tagged) {
+      // After shaping, so a request shaping refuses (400) is never a 304.
+      const etag = weakTag(data, call.caller.tier, url.pathname + url.search)
+      if (etag !== undefined) {
+        headers.etag = etag
+        if (noneMatch(call.header('if-none-match'), etag)) {
+          if (observe) report(observe, call, 304, started)
+          return notModified(headers)
+        }
+      }
+    }
     ctx.stableData = cacheable && !shaping
+    // Paged by the list controls, or by the endpoint itself (descriptor `pagination`).
+    const pagination = shaped.pagination ?? (ownPaging ? ownPaging(data) : undefined)
     let meta: SuccessMeta | undefined
     if (controls.includeMeta) {
-      if (call.stale || shaped.pagination || ownPaging) {
+      if (call.stale || pagination) {
         meta = { cache: call.cache, category, endpoint: endpoint.name, tier: call.caller.tier }
         if (call.stale) meta.stale = call.stale
-        if (shaped.pagination) meta.pagination = shaped.pagination
-        else if (ownPaging) meta.pagination = ownPaging(data)
+        if (pagination) meta.pagination = pagination
       } else {
         meta = plainMeta(call.cache, call.caller.tier)
       }
     }
     const self = controls.includeLinks ? url.pathname + url.search : undefined
     const envelope = successEnvelope(shaped.data, meta, self, call.requestId, isoNow())
-    const response = successResponse(envelope, format, ctx, head)
+    const link = pagination ? pageLinks(url.pathname, url.search, pagination) : undefined
+    const response = successResponse(envelope, format, ctx, head, call.header, link)
     if (observe) report(observe, call, 200, started)
     return response
   }
@@ -320,6 +354,7 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
       log,
       head: call.request.method === 'HEAD',
       cors: call.header('origin') !== null,
+      header: call.header,
       timestamp: isoNow(),
     })
   }
@@ -335,7 +370,9 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
   const answer = (call: RuntimeCall, data: unknown, started: number): Response | Promise<Response> => {
     try {
       if (data instanceof Rendered) return sendRendered(call, data, started)
-      return succeed(call, data, started)
+      const response = succeed(call, data, started)
+      // A kept document's coding failing to be made (static-document.ts) fails like any other answer.
+      return response instanceof Promise ? response.catch((thrown: unknown) => fail(call, thrown, started)) : response
     } catch (thrown) {
       return fail(call, thrown, started)
     }

@@ -3,6 +3,7 @@ import { H3 } from 'h3'
 import type { H3Event } from 'h3'
 import pino from 'pino'
 import { FastResponse, serve } from 'srvx'
+import { jsonString } from '../../plugins/observability/access-line.ts'
 import { createBatchedWriter } from '../../plugins/observability/batched-writer.ts'
 import { defineIsoNow, systemClock } from '../../runtime/clock.ts'
 import { createUlidFactory, cryptoDigits } from '../../runtime/ulid-factory.ts'
@@ -49,7 +50,7 @@ function answer(event: H3Event, started: number, endpoint: string, category: str
     },
   })
   log?.write(
-    `{"level":30,"time":"${isoNow()}","service":"infralens","log":"access","request_id":"${id}","endpoint":"${endpoint}","method":"GET","status":200,"duration_ms":${Math.round((performance.now() - started) * 100) / 100},"cache":"${cache}","tier":"anonymous","msg":"request"}\n`,
+    `{"level":30,"time":"${isoNow()}","service":"infralens","log":"access","request_id":"${id}","endpoint":"${endpoint}","method":"GET","path":${jsonString(event.url.pathname)},"client":${jsonString(ip)},"status":200,"duration_ms":${Math.round((performance.now() - started) * 100) / 100},"cache":"${cache}","tier":"anonymous","msg":"request"}\n`,
   )
   return response
 }

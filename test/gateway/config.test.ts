@@ -1,5 +1,8 @@
+import { readFileSync, readdirSync, statSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from '../../runtime/config.ts'
+import { ConfigError, KNOWN_SETTINGS, loadConfig } from '../../runtime/config.ts'
 
 describe('config', () => {
   it('has working embedded defaults', () => {
@@ -57,5 +60,92 @@ describe('config', () => {
 
   it('names every bad variable at once', () => {
     expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'y' })).toThrow(/PORT[\s\S]*LOG_LEVEL/)
+  })
+})
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
+
+describe('unknown INFRALENS_* settings', () => {
+  /** A name misspelt in the environment stops start-up: the line says which, and what was meant. */
+  function refusal(env: Record<string, string>): string {
+    try {
+      loadConfig(env)
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError)
+      return (error as Error).message
+    }
+    throw new Error(`accepted ${JSON.stringify(env)}`)
+  }
+
+  it('a typo of a real setting is refused, naming the closest one', () => {
+    expect(refusal({ INFRALENS_DNS_RESOLVER: '192.0.2.53' })).toContain('Unknown setting INFRALENS_DNS_RESOLVER; did you mean INFRALENS_DNS_RESOLVERS?')
+  })
+
+  const typos: Array<[string, string]> = [
+    ['INFRALENS_DNS_RESOVLERS', 'INFRALENS_DNS_RESOLVERS'], // letters swapped
+    ['INFRALENS_DNS_TIMEOUT', 'INFRALENS_DNS_TIMEOUT_MS'], // the unit left off
+    ['INFRALENS_RATELIMITS', 'INFRALENS_RATE_LIMITS'],
+    ['INFRALENS_TRUST_PROXIES', 'INFRALENS_TRUST_PROXY'],
+    ['INFRALENS_dns_resolvers', 'INFRALENS_DNS_RESOLVERS'], // case is a typo too
+    ['INFRALENS_CACHE_MAX_ENTRYS', 'INFRALENS_CACHE_MAX_ENTRIES'],
+  ]
+  for (const [typo, meant] of typos) {
+    it(`${typo}: did you mean ${meant}?`, () => {
+      expect(refusal({ [typo]: '1' })).toContain(`Unknown setting ${typo}; did you mean ${meant}?`)
+    })
+  }
+
+  it('two settings equally close are both named', () => {
+    expect(refusal({ INFRALENS_ASN_IPV5_CSV: '/tmp/x.csv' })).toContain('Unknown setting INFRALENS_ASN_IPV5_CSV; did you mean INFRALENS_ASN_IPV4_CSV or INFRALENS_ASN_IPV6_CSV?')
+  })
+
+  it('nothing close: the line lists every INFRALENS_* setting, the ones the README documents', () => {
+    const message = refusal({ INFRALENS_BANANA: 'yes' })
+    const match = /Unknown setting INFRALENS_BANANA; the INFRALENS_\* settings are (.+)$/m.exec(message)
+    expect(match, message).not.toBeNull()
+    const listed = match![1]!.split(', ')
+    expect(listed).toEqual([...listed].sort())
+    const configuration = /## Configuration\n([\s\S]*?)\n## /.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))![1]!
+    const documented = new Set(configuration.match(/`INFRALENS_[A-Z0-9_]+`/g)!.map((name) => name.slice(1, -1)))
+    expect(new Set(listed)).toEqual(documented)
+  })
+
+  it('every unknown name is reported, beside bad values, at once', () => {
+    const message = refusal({ INFRALENS_DNS_RESOLVER: '192.0.2.53', INFRALENS_RATE_LIMIT: 'anonymous=1', PORT: 'x' })
+    expect(message).toContain('Unknown setting INFRALENS_DNS_RESOLVER; did you mean INFRALENS_DNS_RESOLVERS?')
+    expect(message).toContain('Unknown setting INFRALENS_RATE_LIMIT; did you mean INFRALENS_RATE_LIMITS?')
+    expect(message).toMatch(/PORT:/)
+  })
+
+  it('an unknown name set empty counts as unset, like any other; names without the prefix are not ours', () => {
+    expect(loadConfig({ INFRALENS_DNS_RESOLVER: '', PORT: '8080', INFRALENS: 'x', INFRALENSX_Y: 'z', infralens_dns_resolver: 'w' }).port).toBe(8080)
+  })
+
+  // Names the tests above use as typos on purpose, and the e2e test of the same.
+  const ON_PURPOSE = new Set([
+    'INFRALENS_DNS_RESOLVER',
+    ...typos.map(([typo]) => typo.toUpperCase()),
+    'INFRALENS_ASN_IPV5_CSV',
+    'INFRALENS_BANANA',
+    'INFRALENS_RATE_LIMIT',
+  ])
+
+  it('nothing in the repository sets an INFRALENS_* variable that is not a setting', () => {
+    const files = [join(ROOT, 'README.md'), join(ROOT, '.ci', 'run'), join(ROOT, 'package.json')]
+    for (const dir of ['test', 'bench', 'scripts', 'runtime', 'plugins', 'registry']) {
+      for (const entry of readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })) {
+        if (/\.(ts|md|sh|lua|json|ya?ml)$/.test(entry) && !entry.includes('node_modules')) files.push(join(ROOT, dir, entry))
+      }
+    }
+    const known = new Set(KNOWN_SETTINGS)
+    const stray: string[] = []
+    for (const file of files) {
+      if (!statSync(file).isFile()) continue
+      for (const name of readFileSync(file, 'utf8').match(/INFRALENS_[A-Za-z0-9_]+/g) ?? []) {
+        if (!known.has(name) && !ON_PURPOSE.has(name.toUpperCase())) stray.push(`${file.slice(ROOT.length + 1)}: ${name}`)
+      }
+    }
+    expect(files.length).toBeGreaterThan(100)
+    expect(stray).toEqual([])
   })
 })
