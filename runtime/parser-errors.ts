@@ -125,7 +125,8 @@ function rawAnswer(rejection: Rejection, requestId: string, timestamp: string): 
     `content-length: ${Buffer.byteLength(body)}\r\n` +
     `x-request-id: ${requestId}\r\n` +
     'cache-control: no-store\r\n' +
-    `date: ${new Date().toUTCString()}\r\n` +
+    // The envelope's instant, from the app's clock, in HTTP's date form.
+    `date: ${new Date(timestamp).toUTCString()}\r\n` +
     'connection: close\r\n' +
     '\r\n' +
     body
