@@ -1,43 +1,117 @@
-// One CSV row per object: nested keys become dotted column names, arrays of
-// scalars are joined with ";", arrays of objects are indexed (records.0.type).
+// An answer's data as one CSV table, keeping every value JSON has (README,
+// "format=csv"):
+// - columns are dotted paths in data (resolver.name); lists of objects are
+//   indexed (chain.0.name);
+// - a list of plain values, and an empty list or object, is one cell holding its
+//   JSON text: the strings of a TXT record may contain ; , or quotes themselves,
+//   so no separator could keep their boundaries, and [] is not "nothing";
+// - rows: one per item of the list the descriptor names (csvRows), its fields
+//   under the list's path with the index left out (records.type), every other
+//   value of data repeated on each row: those are data too, and a file saved
+//   from the body must hold the whole answer (headers carry only the envelope).
+//   An empty list leaves its cells empty in one row that carries the rest, so
+//   NXDOMAIN still says rcode. Data that is itself a list is a row per item;
+//   any other data is one row.
 // Column names come from the data's keys (an upstream's, a client's): rows are
 // null-prototype objects, so a column called "__proto__" is a column.
 
-export type Row = Record<string, string | number | boolean | null>
+export type Cell = string | number | boolean | null
+export type Row = Record<string, Cell>
+
+export interface Table {
+  fields: string[]
+  data: Cell[][]
+}
 
 function isScalar(value: unknown): value is string | number | boolean | null | undefined {
   return value === null || value === undefined || typeof value !== 'object'
 }
 
-function flattenInto(row: Row, prefix: string, value: unknown): void {
+function join(prefix: string, key: string): string {
+  return prefix ? `${prefix}.${key}` : key
+}
+
+/**
+ * Writes value's cells into the row its sink points at. At `split` (the rows
+ * list) nothing is written and the sink moves on to the row after it, so the
+ * columns before and after the list keep their places around the list's own.
+ */
+function flattenInto(sink: { row: Row; split?: string; after?: Row }, prefix: string, value: unknown): void {
+  if (prefix === sink.split && sink.after) {
+    sink.row = sink.after
+    return
+  }
+  const column = prefix || 'value'
   if (isScalar(value)) {
-    row[prefix] = value === undefined ? null : (value as string | number | boolean | null)
+    sink.row[column] = value ?? null
     return
   }
   if (Array.isArray(value)) {
     if (value.every(isScalar)) {
-      row[prefix] = value.map((v) => (v === null || v === undefined ? '' : String(v))).join(';')
+      sink.row[column] = JSON.stringify(value)
       return
     }
-    value.forEach((item, i) => flattenInto(row, prefix ? `${prefix}.${i}` : String(i), item))
+    value.forEach((item, i) => flattenInto(sink, join(prefix, String(i)), item))
     return
   }
-  const entries = Object.entries(value as Record<string, unknown>)
-  if (entries.length === 0 && prefix) row[prefix] = null
-  for (const [key, v] of entries) flattenInto(row, prefix ? `${prefix}.${key}` : key, v)
+  // Like JSON: a key whose value is undefined is not there.
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined)
+  if (entries.length === 0) {
+    sink.row[column] = '{}'
+    return
+  }
+  for (const [key, v] of entries) flattenInto(sink, join(prefix, key), v)
 }
 
-export function flatten(value: unknown): Row {
+/** One row: value's cells under dotted names below prefix ("value" for a plain value at the top). */
+export function flatten(value: unknown, prefix = ''): Row {
   const row = Object.create(null) as Row
-  flattenInto(row, isScalar(value) ? 'value' : '', value)
+  flattenInto({ row }, prefix, value)
   return row
 }
 
-/** Rows plus the union of their columns, in first-seen order. */
-export function toTable(rows: readonly unknown[]): { fields: string[]; data: Array<Array<string | number | boolean | null>> } {
-  const flat = rows.map(flatten)
-  const seen = new Set<string>()
-  for (const row of flat) for (const key of Object.keys(row)) seen.add(key)
-  const fields = [...seen]
-  return { fields, data: flat.map((row) => fields.map((f) => row[f] ?? null)) }
+function listAt(data: unknown, path: string): unknown[] | undefined {
+  let current = data
+  for (const key of path.split('.')) {
+    if (isScalar(current) || Array.isArray(current) || !Object.hasOwn(current, key)) return undefined
+    current = (current as Record<string, unknown>)[key]
+  }
+  return Array.isArray(current) ? current : undefined
+}
+
+export interface RowsSpec {
+  /** Dotted path of the list whose items are the rows (the descriptor's csvRows). */
+  path: string | undefined
+  /** The columns of one item below its list's path ('' for a plain item), for a list that is empty (from the schema). */
+  emptyColumns: () => readonly string[]
+}
+
+/** data as a table: see the rules at the top of this file. */
+export function toTable(data: unknown, rows: RowsSpec): Table {
+  if (Array.isArray(data)) return listTable(Object.create(null) as Row, '', data, Object.create(null) as Row, rows.emptyColumns)
+  const list = rows.path === undefined ? undefined : listAt(data, rows.path)
+  if (list === undefined || rows.path === undefined) {
+    const row = flatten(data)
+    const fields = Object.keys(row)
+    return { fields, data: [fields.map((f) => row[f] ?? null)] }
+  }
+  const before = Object.create(null) as Row
+  const after = Object.create(null) as Row
+  flattenInto({ row: before, split: rows.path, after }, '', data)
+  return listTable(before, rows.path, list, after, rows.emptyColumns)
+}
+
+function listTable(before: Row, path: string, items: readonly unknown[], after: Row, emptyColumns: () => readonly string[]): Table {
+  const rows = items.map((item) => flatten(item, path))
+  const own = new Set<string>()
+  for (const row of rows) for (const key of Object.keys(row)) own.add(key)
+  if (rows.length === 0) {
+    for (const column of emptyColumns()) own.add(column ? join(path, column) : path || 'value')
+    if (own.size === 0) own.add(path || 'value')
+  }
+  const fields = [...new Set([...Object.keys(before), ...own, ...Object.keys(after)])]
+  const cells = (row: Row): Cell[] => fields.map((f) => row[f] ?? before[f] ?? after[f] ?? null)
+  const rest = Object.keys(before).length + Object.keys(after).length > 0
+  const data = rows.length > 0 ? rows.map(cells) : rest ? [cells(Object.create(null) as Row)] : []
+  return { fields, data }
 }

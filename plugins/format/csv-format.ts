@@ -2,16 +2,8 @@ import Papa from 'papaparse'
 import { defineFormat } from '../../runtime/define-format.ts'
 import type { FormatContext } from '../../runtime/define-format.ts'
 import type { SuccessEnvelope } from '../../runtime/envelope.ts'
+import { itemColumns } from './csv-columns.ts'
 import { toTable } from './csv-flatten.ts'
-
-function getPath(value: unknown, path: string): unknown {
-  let current = value
-  for (const key of path.split('.')) {
-    if (typeof current !== 'object' || current === null) return undefined
-    current = (current as Record<string, unknown>)[key]
-  }
-  return current
-}
 
 // links.self is the request URL as the WHATWG parser left it, percent-encoded
 // already: encodeURI would encode each % again (%3D -> %253D). Only what may not
@@ -42,18 +34,33 @@ function envelopeHeaders(envelope: SuccessEnvelope, ctx: FormatContext): void {
   if (envelope.links) h.link = `<${linkTarget(envelope.links.self)}>; rel="self"`
 }
 
+/**
+ * Cells a spreadsheet would run as a formula (= + - @ tab CR first) get a leading
+ * quote so it shows text. A cell that starts with a quote gets one too, so
+ * reading back is always "drop one leading quote" (nothing else starts with
+ * one). papaparse's own pattern (/^[=+\-@\t\r].*$/) misses a formula followed by
+ * a line break: only the first character counts here.
+ */
+export const FORMULA_START = /^[=+\-@\t\r']/
+
 export const csvFormat = defineFormat({
   name: 'csv',
   contentType: 'text/csv; charset=utf-8',
   success(envelope, ctx) {
     envelopeHeaders(envelope, ctx)
-    const rowsPath = ctx.endpoint?.csvRows
-    const source = rowsPath !== undefined && !Array.isArray(envelope.data) ? getPath(envelope.data, rowsPath) : envelope.data
-    const rows = Array.isArray(source) ? source : source === undefined ? [] : [source]
-    const table = toTable(rows)
+    const endpoint = ctx.endpoint
+    const path = endpoint?.csvRows
+    const table = toTable(envelope.data, {
+      path,
+      emptyColumns: () => (endpoint?.data ? itemColumns(endpoint.data, Array.isArray(envelope.data) ? '' : (path ?? '')) : []),
+    })
     if (table.fields.length === 0) return ''
-    // escapeFormulae: cells starting with = + - @ tab or CR get a leading quote so a
-    // spreadsheet shows them as text instead of running them.
-    return Papa.unparse(table, { escapeFormulae: true, newline: '\r\n' }) + '\r\n'
+    // With one column an empty cell would be an empty line, which readers skip or
+    // read as no cells at all: it is written "" instead.
+    const single = table.fields.length === 1
+    const data = single ? table.data.map((row) => row.map((cell) => cell ?? '')) : table.data
+    const text = Papa.unparse({ fields: table.fields, data }, { escapeFormulae: FORMULA_START, newline: '\r\n', quotes: (cell: unknown) => single && cell === '' })
+    // papaparse ends the header line itself when no row follows it.
+    return data.length === 0 ? text : `${text}\r\n`
   },
 })

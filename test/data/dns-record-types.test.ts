@@ -66,6 +66,6 @@ describe('GET /api/data/dns-record-types', () => {
     const res = await t.json('/api/data/dns-record-types?sort=value&order=desc&limit=2')
     expect(res.body.data.types.map((r: TypeRow) => r.type)).toEqual(['DLV', 'TA'])
     const csv = await (await t.request('/api/data/dns-record-types?format=csv&fields=types.type,types.value')).text()
-    expect(csv.split('\r\n').slice(0, 3)).toEqual(['type,value', 'A,1', 'NS,2'])
+    expect(csv.split('\r\n').slice(0, 3)).toEqual(['types.type,types.value', 'A,1', 'NS,2'])
   })
 })

@@ -45,8 +45,8 @@ describe('GET /api/data/http-status-codes', () => {
   it('pages and serializes as CSV', async () => {
     const res = await t.json('/api/data/http-status-codes?limit=2&offset=3')
     expect(res.body.data.codes.map((r: Row) => r.code)).toEqual([103, 104])
-    const csv = (await (await t.request('/api/data/http-status-codes?format=csv')).text()).split('\r\n')
-    expect(csv[0]).toBe('code,reason,node_reason,class,registered,status,rfc,section')
+    const csv = (await (await t.request('/api/data/http-status-codes?format=csv&fields=codes')).text()).split('\r\n')
+    expect(csv[0]).toBe('codes.code,codes.reason,codes.node_reason,codes.class,codes.registered,codes.status,codes.rfc,codes.section')
     expect(csv).toContain('200,OK,OK,successful,true,active,RFC 9110,15.3.1')
   })
 })

@@ -87,7 +87,8 @@ describe('GET /api/data/ports', () => {
     const page = await t.json('/api/data/ports?sort=service&limit=3')
     expect(page.body.data.ports).toHaveLength(3)
     expect(page.body.meta.pagination).toMatchObject({ limit: 3, offset: 0, total: page.body.data.count })
-    const csv = (await (await t.request('/api/data/ports?port=53&format=csv')).text()).trim().split('\r\n')
-    expect(csv).toEqual(['service,port,protocols,aliases,description', 'domain,53,tcp;udp,,Domain Name Server'])
+    const csv = (await (await t.request('/api/data/ports?port=53&format=csv&fields=ports')).text()).trim().split('\r\n')
+    // Lists of plain values are JSON text in their cell.
+    expect(csv).toEqual(['ports.service,ports.port,ports.protocols,ports.aliases,ports.description', 'domain,53,"[""tcp"",""udp""]",[],Domain Name Server'])
   })
 })

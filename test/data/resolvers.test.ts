@@ -16,8 +16,8 @@ describe('GET /api/data/resolvers', () => {
           { name: 'gamma', address: '127.0.0.3', port: 53, version: 4 },
         ],
       })
-      const csv = (await (await t.request('/api/data/resolvers?format=csv')).text()).trim().split('\r\n')
-      expect(csv).toEqual(['name,address,port,version', 'alpha,127.0.0.2,5353,4', 'beta,::1,53,6', 'gamma,127.0.0.3,53,4'])
+      const csv = (await (await t.request('/api/data/resolvers?format=csv&fields=resolvers')).text()).trim().split('\r\n')
+      expect(csv).toEqual(['resolvers.name,resolvers.address,resolvers.port,resolvers.version', 'alpha,127.0.0.2,5353,4', 'beta,::1,53,6', 'gamma,127.0.0.3,53,4'])
     } finally {
       await t.close()
     }

@@ -137,9 +137,13 @@ describe('record endpoints against the loopback resolver', () => {
   it('sort, limit and csv work on records', async () => {
     const res = await t.json('/api/dns/txt/infralens.test?sort=text&fields=records.text')
     expect(res.body.data.records.map((r: { text: string }) => r.text)).toEqual(['google-site-verification=abc123', 'v=spf1 ip4:192.0.2.0/24 include:_spf.infralens.test -all'])
-    const csv = await (await t.request('/api/dns/mx/infralens.test?format=csv&sort=preference')).text()
-    expect(csv.split('\r\n')[0]).toBe('name,type,ttl,preference,exchange')
+    const csv = await (await t.request('/api/dns/mx/infralens.test?format=csv&sort=preference&fields=records')).text()
+    expect(csv.split('\r\n')[0]).toBe('records.name,records.type,records.ttl,records.preference,records.exchange')
     expect(csv).toContain('infralens.test,MX,300,10,mx1.infralens.test')
+    // Without fields=, the answer's other values are on each record's row.
+    const whole = (await (await t.request('/api/dns/mx/infralens.test?format=csv&sort=preference')).text()).split('\r\n')
+    expect(whole[0]).toMatch(/^domain,type,rcode,status,records\.name,records\.type,records\.ttl,records\.preference,records\.exchange,/)
+    expect(whole[1]).toMatch(/^infralens\.test,MX,NOERROR,answer,infralens\.test,MX,300,10,mx1\.infralens\.test,/)
   })
 })
 

@@ -83,21 +83,25 @@ describe('xml', () => {
 })
 
 describe('csv', () => {
-  it('one row per list item, dotted columns, scalars joined with ;', async () => {
+  it('one row per list item under its dotted path, the rest of data on every row, plain lists as JSON', async () => {
     const { res, text } = await body('/api/test/items?format=csv')
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/)
     const parsed = Papa.parse<Record<string, string>>(text.trim(), { header: true })
     expect(parsed.errors).toEqual([])
-    expect(parsed.meta.fields).toEqual(['id', 'name', 'score', 'tags', 'owner.name', 'owner.email'])
-    const unescape = (s: string) => (/^'[=+\-@\t\r]/.test(s) ? s.slice(1) : s)
+    expect(parsed.meta.fields).toEqual(['count', 'items.id', 'items.name', 'items.score', 'items.tags', 'items.owner.name', 'items.owner.email', 'notes.0.text', 'notes.1.text', 'notes.2.text'])
+    const unescape = (s: string) => (s.startsWith("'") ? s.slice(1) : s)
     expect(parsed.data.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, unescape(v)])))).toEqual(
       ITEMS.map((i) => ({
-        id: String(i.id),
-        name: i.name,
-        score: i.score === null ? '' : String(i.score),
-        tags: i.tags.join(';'),
-        'owner.name': i.owner.name,
-        'owner.email': i.owner.email,
+        count: String(ITEMS.length),
+        'items.id': String(i.id),
+        'items.name': i.name,
+        'items.score': i.score === null ? '' : String(i.score),
+        'items.tags': JSON.stringify(i.tags),
+        'items.owner.name': i.owner.name,
+        'items.owner.email': i.owner.email,
+        'notes.0.text': 'n1',
+        'notes.1.text': 'n2',
+        'notes.2.text': 'n3',
       })),
     )
   })

@@ -214,10 +214,10 @@ describe('cache', () => {
 describe('formats', () => {
   it('format=csv is one row per finding', async () => {
     const { data } = await report('report-broken.test')
-    const res = await w.t.request(`/api/report/report-broken.test?port=${w.port}&format=csv`)
+    const res = await w.t.request(`/api/report/report-broken.test?port=${w.port}&format=csv&fields=findings`)
     expect(res.status).toBe(200)
     const lines = (await res.text()).trim().split(/\r?\n/)
-    expect(lines[0]).toBe('area,id,severity,message,fix')
+    expect(lines[0]).toBe('findings.area,findings.id,findings.severity,findings.message,findings.fix')
     expect(lines.length).toBe(1 + data.findings.length)
     expect(lines[1]).toMatch(/^(email|tls),(spf\.pass_all|hostname_mismatch),critical,/)
   })

@@ -122,9 +122,9 @@ describe('/api/web/headers', () => {
   })
 
   it('csv rows are the headers', async () => {
-    const res = await w.t.request(`/api/web/headers/${w.web.https('good.web.test')}?format=csv`)
+    const res = await w.t.request(`/api/web/headers/${w.web.https('good.web.test')}?format=csv&fields=headers`)
     const text = await res.text()
-    expect(text.split(/\r?\n/)[0]).toBe('name,value')
+    expect(text.split(/\r?\n/)[0]).toBe('headers.name,headers.value')
     expect(text).toContain('x-content-type-options,nosniff')
   })
 })
