@@ -97,12 +97,13 @@ describe('data whose own keys are named like prototype members', () => {
     const tags = spawnSync('python3', ['-c', script], { input: xmlText, encoding: 'utf8' })
     expect(tags.stderr).toBe('')
     expect(tags.stdout.trim().split(',')).toEqual(Object.keys(upstream))
-    // CSV rows are the list's items: a column called __proto__ is a column.
+    // CSV rows are the list's items (list.*), every other value on each row: a
+    // column called __proto__ (or constructor.prototype...) is a column.
     const csv = Papa.parse<string[]>((await (await t.request('/api/test/proto-keys?format=csv')).text()).trim())
     expect(csv.data).toEqual([
-      ['__proto__', 'valueOf'],
-      ['a', '2'],
-      ['b', '1'],
+      ['__proto__.polluted', 'constructor.prototype.polluted', 'prototype', 'toString', 'hasOwnProperty', 'list.__proto__', 'list.valueOf'],
+      ['via data', 'via data', 'p', 't', '1', 'a', '2'],
+      ['via data', 'via data', 'p', 't', '1', 'b', '1'],
     ])
   })
 })
