@@ -8,7 +8,11 @@ import { startLoopbackDns } from '../test/support/loopback-dns.ts'
 import { HERMETIC_ENV } from '../test/support/hermetic-env.ts'
 import { PINNED } from './load-server.ts'
 
-// npx tsx bench/sigterm.ts [--rounds 5] [--connections 64] [--load-ms 2000] [--delay-ms 300]
+// npx tsx bench/sigterm.ts [--rounds 5] [--connections 64] [--load-ms 2000] [--delay-ms 300] [--via node|npm] [--signal SIGTERM|SIGINT]
+//
+// --via npm starts the service as an operator does, `npm start`, and sends the
+// signal to the npm process (as a container runtime does to its PID 1); --via node
+// (the default) starts runtime/main.ts directly.
 //
 // SIGTERM under load, on the real server: `npm start` (runtime/main.ts, its own
 // shutdown handler) in a child process, hermetic (loopback resolvers, the local
@@ -31,6 +35,14 @@ const CONNECTIONS = arg('connections', 64)
 const LOAD_MS = arg('load-ms', 2000)
 const DELAY_MS = arg('delay-ms', 300)
 const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..')
+const textArg = (name: string, fallback: string) => {
+  const at = process.argv.indexOf(`--${name}`)
+  return at > 0 ? process.argv[at + 1]! : fallback
+}
+const VIA = textArg('via', 'node')
+if (VIA !== 'node' && VIA !== 'npm') throw new Error(`--via: node or npm, not ${VIA}`)
+const SIGNAL = textArg('signal', 'SIGTERM') as NodeJS.Signals
+if (SIGNAL !== 'SIGTERM' && SIGNAL !== 'SIGINT') throw new Error(`--signal: SIGTERM or SIGINT, not ${SIGNAL}`)
 
 interface Timed {
   writtenAt: number | null
@@ -54,8 +66,8 @@ function once(agent: Agent, base: URL, path: string): Promise<Timed> {
 }
 
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: URL; exited: Promise<number | null> }> {
-  const node = [process.execPath, '--import', 'tsx', 'runtime/main.ts']
-  const [command, ...args] = PINNED ? ['taskset', '-c', '0', ...node] : node
+  const start = VIA === 'npm' ? ['npm', 'start', '--silent'] : [process.execPath, '--import', 'tsx', 'runtime/main.ts']
+  const [command, ...args] = PINNED ? ['taskset', '-c', '0', ...start] : start
   const child = spawn(command!, args, { cwd: ROOT, env: { ...process.env, ...HERMETIC_ENV, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   let out = ''
@@ -110,7 +122,7 @@ for (let round = 0; round < ROUNDS; round++) {
   const workers = Array.from({ length: CONNECTIONS }, worker)
   await new Promise((resolve) => setTimeout(resolve, LOAD_MS))
   const sigtermAt = performance.now()
-  server.child.kill('SIGTERM')
+  server.child.kill(SIGNAL)
   const code = await server.exited
   const exitMs = performance.now() - sigtermAt
   stopped = true
@@ -146,6 +158,8 @@ await dns.close()
 console.log(
   JSON.stringify(
     {
+      via: VIA === 'npm' ? 'npm start (signal to the npm process)' : 'node runtime/main.ts',
+      signal: SIGNAL,
       rounds: ROUNDS,
       connections: CONNECTIONS,
       load_ms_before_sigterm: LOAD_MS,
