@@ -28,7 +28,13 @@ export interface EndpointDescriptor<P extends z.ZodObject = z.ZodObject, D exten
   path: string
   /** Path params that may instead arrive as query parameters on the bare path. */
   queryAlias?: readonly string[]
+  /** One line: the operation's title in the reference and in /api/endpoints. */
   summary: string
+  /**
+   * A sentence or two for a user of the API, shown under the title: what it answers,
+   * which upstream it asks, what to expect (caching, limits, which outcomes are 200s).
+   * Not the summary again. Every descriptor in registry/ has one (a test checks it).
+   */
   description?: string
   /** Path params, endpoint query params and `body` together, validated as one object. */
   params: P

@@ -9,6 +9,8 @@ export default defineEndpoint({
   method: 'GET',
   path: '/api/data/ports',
   summary: 'Well-known ports and their services, filtered by `port`, `service` (name or alias) and `protocol`',
+  description:
+    "Reads the service names and port numbers of the host's /etc/services (else a bundled copy of Debian's netbase list): each service with its port, transport protocols, aliases and description. The filters combine; a filter nothing matches is a 200 with an empty list.",
   params: z.object({
     port: queryInt({ min: 0, max: 65_535, description: 'only this port number' }).optional(),
     service: z

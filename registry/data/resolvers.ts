@@ -8,6 +8,8 @@ export default defineEndpoint({
   method: 'GET',
   path: '/api/data/resolvers',
   summary: 'The public DNS resolvers /api/dns/propagation asks',
+  description:
+    "The name, address and port of each resolver in this deployment's INFRALENS_PROPAGATION_RESOLVERS (or the built-in public list when it is unset), i.e. who answers in /api/dns/propagation. Configuration, not a lookup: nothing is asked.",
   params: z.object({}),
   data: ResolversData,
   cache: { ttl: '1h' },

@@ -9,6 +9,8 @@ export default defineEndpoint({
   method: 'GET',
   path: '/api/data/tlds',
   summary: 'Top-level domains with their IANA type (generic, country-code, sponsored, infrastructure, generic-restricted, test), from the Public Suffix List and the IANA root zone list',
+  description:
+    "Every top-level domain the Public Suffix List (bundled in tldts) and IANA's root-zone list know, with its type assigned by documented rules (`classification`) and whether it is in the root zone. ?type= keeps one type; the list sorts, pages and comes as CSV.",
   params: z.object({
     type: queryEnum(TLD_TYPES, { description: 'only TLDs of this type' }).optional(),
   }),

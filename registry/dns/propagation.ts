@@ -13,6 +13,8 @@ export default defineEndpoint({
   path: '/api/dns/propagation/:domain',
   queryAlias: ['domain'],
   summary: 'Asks every configured public resolver at once: per-resolver answer, TTL, latency, errors, and whether they agree',
+  description:
+    'Sends one question to every resolver of INFRALENS_PROPAGATION_RESOLVERS in parallel and groups identical answers; `consistent` says whether they all agree. A resolver that times out or refuses is reported in its row (`error`) and left out of the groups; only when every resolver fails is the answer a 502. Cached 30 seconds. Costs 5 units.',
   params: z.object({
     domain: DomainName,
     type: z.preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), queryEnum(PROPAGATION_TYPES, { default: 'A', description: 'record type to compare' })),

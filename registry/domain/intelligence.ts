@@ -10,6 +10,8 @@ export default defineEndpoint({
   path: '/api/domain/intelligence/:domain',
   queryAlias: ['domain'],
   summary: 'Registrar, age, status, DNSSEC delegation, name servers, MX/SPF/DMARC presence and CAA, with findings by severity',
+  description:
+    'Combines the RDAP registration record (registrar, age, expiry, status, DNSSEC delegation) with DNS queries for NS, MX, SPF, DMARC and CAA, and turns them into findings by severity, such as an expiring registration or a missing DMARC record. Each part degrades on its own into `errors` instead of failing the call. Cached up to 5 minutes; costs 5 units.',
   params: z.object({ domain: DomainName }),
   data: DomainIntelligenceData,
   upstreams: ['rdap', 'dns'],

@@ -10,6 +10,8 @@ export default defineEndpoint({
   path: '/api/domain/nameservers/:domain',
   queryAlias: ['domain'],
   summary: 'Name servers at the registry (RDAP) compared with the NS records in DNS; mismatches flagged',
+  description:
+    'Compares the name servers the registry delegates the domain to (from its RDAP record) with the NS records the zone itself publishes (from DNS). `in_sync` is false when they differ, and each name server says on which side it appears: a lame or forgotten delegation shows here. Cached up to 5 minutes.',
   params: z.object({ domain: DomainName }),
   data: NameserverComparisonData,
   upstreams: ['rdap', 'dns'],

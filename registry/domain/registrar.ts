@@ -10,6 +10,8 @@ export default defineEndpoint({
   path: '/api/domain/registrar/:domain',
   queryAlias: ['domain'],
   summary: 'The registrar of a domain (name, IANA id, abuse contact), from the registry RDAP record',
+  description:
+    "Reads the registry's RDAP record of the domain (its server found through the IANA bootstrap files) and returns the sponsoring registrar: name, IANA id from publicIds, and abuse contact (the abuse role, else an abuse@ mailbox marked inferred). A TLD without an RDAP service is a 404. Cached an hour.",
   params: z.object({ domain: DomainName }),
   data: DomainRegistrarData,
   upstreams: ['rdap'],

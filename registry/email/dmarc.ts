@@ -10,6 +10,8 @@ export default defineEndpoint({
   path: '/api/email/dmarc/:domain',
   queryAlias: ['domain'],
   summary: 'DMARC record inspection: tags, effective policy (with organizational-domain fallback), report destinations and their authorization, findings',
+  description:
+    "Reads the TXT record at _dmarc.<domain> (falling back to the organizational domain's, by the Public Suffix List) and checks every tag, DMARCbis np, psd and t included. Each external rua/ruf destination is checked for its authorization record at <domain>._report._dmarc.<destination>. No record is a 200 with a finding; cached up to 5 minutes.",
   params: z.object({ domain: DomainName }),
   data: DmarcData,
   upstreams: ['dns'],

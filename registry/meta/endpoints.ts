@@ -17,6 +17,8 @@ export default defineEndpoint({
   method: 'GET',
   path: '/api/endpoints',
   summary: 'Every endpoint of the service: name, method, path, tag, summary, parameters',
+  description:
+    'The registry as data: for each endpoint its name, method, path, tag, summary, parameters (type, default, allowed values), query aliases, rate-limit cost, cache TTL, lists and upstreams, from the same descriptors as /api/openapi.json. The data is a list, so sort, limit and offset apply to it.',
   params: z.object({}),
   data: z.array(
     z.object({

@@ -7,6 +7,8 @@ export default defineEndpoint({
   method: 'GET',
   path: '/api/ready',
   summary: 'Readiness: data loaded and shared stores reachable (503 when not)',
+  description:
+    'Runs every readiness check the plugins register (the IP data loaded, the RPKI VRP set, shared stores such as Redis reachable) and reports each with its duration; a degraded check still counts as ready. When a check fails the answer is a 503 with every check in details.checks, so a load balancer can hold traffic back. Never cached, costs nothing.',
   params: z.object({}),
   data: z.object({
     ready: z.boolean(),

@@ -7,6 +7,8 @@ export default defineEndpoint({
   method: 'GET',
   path: '/api/usage',
   summary: "The caller's tier, rate limit and what is left of it (calling it costs nothing)",
+  description:
+    "Says who the service takes the caller for (the API key's label, or the client IP: IPv4 address or IPv6 /64) and how much of the current rate-limit window is left, with every tier's limit. Never cached and costs nothing, so it can be polled.",
   params: z.object({}),
   data: z.object({
     tier: z.string(),

@@ -10,6 +10,8 @@ export default defineEndpoint({
   path: '/api/bgp/asn/:asn',
   queryAlias: ['asn'],
   summary: 'BGP neighbours of an AS by side (upstream, downstream, unknown) with their power, and its announced prefixes (RIPEstat); sort=prefix, limit, offset page the prefixes',
+  description:
+    "Asks RIPEstat for the AS's neighbours, split by side and sorted by power, and for every prefix it announces, in address order. Announced-prefix lists can be long: sort=prefix, limit and offset page them, with the total in meta.pagination. RIPEstat failing is a 502 (details.upstream: ripestat); cached 10 minutes.",
   params: z.object({ asn: AsnParam }),
   data: BgpAsnData,
   upstreams: ['ripestat'],

@@ -11,6 +11,8 @@ export default defineEndpoint({
   path: '/api/cidr/analyze/**:cidr',
   queryAlias: ['cidr'],
   summary: 'Network, broadcast, usable range and host counts (RFC 3021 /31, /32, IPv6 /127, /128), masks, bit layout and IANA class of a CIDR block',
+  description:
+    "Computed locally, no upstream: the block's network and broadcast addresses, usable range, host counts as exact decimal strings (IPv6 counts exceed 2^53), masks, the bit layout, and the IANA special-purpose entries it lies in or contains. Host bits are reported rather than refused; the / may be sent unencoded.",
   params: z.object({ cidr: CidrParam }),
   data: CidrAnalyzeData,
   cache: false,

@@ -12,6 +12,8 @@ export default defineEndpoint({
   path: '/api/cidr/expand/**:cidr',
   queryAlias: ['cidr'],
   summary: `The addresses of a CIDR block, ${EXPAND_DEFAULT_LIMIT} per page by default (at most ${EXPAND_MAX_LIMIT}), paged arithmetically: any block, IPv6 /0 included`,
+  description:
+    'Lists the addresses of a block one page at a time, computed arithmetically rather than built, so blocks of any size work: offset is a decimal string up to the size of the block, and meta.pagination carries the exact total. The endpoint pages itself (its own limit and offset). Runs in the CPU pool; never cached.',
   params: z.object({
     cidr: CidrParam,
     limit: queryInt({

@@ -10,6 +10,8 @@ export default defineEndpoint({
   path: '/api/network/intelligence/:ip',
   queryAlias: ['ip'],
   summary: 'Everything about one IP in one call: class and bogon flag, ASN and country (offline data), PTR, covering BGP route and origins, its RPKI state, anycast flag; a failed part is null with an entry in errors',
+  description:
+    'Asks every source about one address at once: IANA classification and bogon verdict, ASN and country from bundled offline data, PTR names with forward confirmation, the covering BGP route and its origins (RIPEstat), their RPKI state, and the documented-anycast list. Each networked part has its own deadline; one that fails is null with an entry in `errors`, and the answer is then cached 60 seconds instead of 10 minutes. Bogons are not asked about.',
   params: z.object({ ip: IpAddressParam }),
   data: IntelligenceData,
   upstreams: ['dns', 'ripestat', 'rpki'],

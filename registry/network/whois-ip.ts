@@ -10,6 +10,8 @@ export default defineEndpoint({
   path: '/api/whois/ip/:ip',
   queryAlias: ['ip'],
   summary: 'Registry data for an IP via RDAP: network range and CIDRs, name, holder, country, abuse contact, dates, registry',
+  description:
+    "The RIR's record of the network holding the address, via RDAP (its server found through the IANA bootstrap files): range and CIDRs, name, holder, country, abuse contact, dates and which registry answered. Special-purpose addresses are a 404 before any query; RDAP failures are a 502. Cached 6 hours.",
   params: z.object({ ip: IpAddressParam }),
   data: IpWhoisData,
   upstreams: ['rdap'],

@@ -10,6 +10,8 @@ export default defineEndpoint({
   path: '/api/tls/:host',
   queryAlias: ['host'],
   summary: 'Negotiated protocol, cipher, key exchange group, ALPN and handshake time, with the certificate summary and whether the chain verifies',
+  description:
+    "One full TLS handshake as a permissive client to the host (a name, name:port, IP address or URL; port 443 by default): what was negotiated, how long connect and handshake took, whether OCSP was stapled, a summary of the leaf, and OpenSSL's verdict on the chain against the system roots. A closed, silent or non-TLS port is a 502 (details.upstream: tls); cached 5 minutes.",
   params: z.object({ host: TlsHostParam }),
   data: TlsConnectionData,
   upstreams: ['tls'],

@@ -28,6 +28,8 @@ export default defineEndpoint({
   method: 'GET',
   path: '/api/hash/:algorithm',
   summary: 'Digest of `input` with md5, sha1, sha2, sha3, blake2 or ripemd160',
+  description:
+    "Hashes input, read as UTF-8 text, hex or base64 bytes (input_encoding), with Node's crypto and returns the digest in hex, base64 or base64url with its size in bits. The algorithm is case-insensitive and SHA-256 is read as sha256. Input up to 65536 characters; computed locally, never cached.",
   params: z.object({
     // Case-insensitive, and "SHA-256" is read as sha256.
     algorithm: z.preprocess(

@@ -9,6 +9,8 @@ export default defineEndpoint({
   method: 'GET',
   path: '/api/uuid/bulk',
   summary: 'Up to 1000 UUIDs in one call (version 7 ones are strictly increasing)',
+  description:
+    "Makes count UUIDs (default 10) of one version: random version 4, or version 7, which starts with the Unix time in milliseconds; a call's version 7 UUIDs are strictly increasing. Never cached; format=csv gives one per line.",
   params: z.object({
     count: queryInt({ min: 1, max: 1000, default: 10, description: 'how many UUIDs, 1-1000' }),
     version: UuidVersion,

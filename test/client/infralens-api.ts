@@ -9,7 +9,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An ASN: its registration via RDAP (name, holder, country, RIR, dates, contacts) and its routing via RIPEstat (prefixes announced per family, neighbours) */
+        /**
+         * An ASN: its registration via RDAP (name, holder, country, RIR, dates, contacts) and its routing via RIPEstat (prefixes announced per family, neighbours)
+         * @description The RIR's autnum record via RDAP (name, holder, country, registry, dates, contacts) with the AS's routing from RIPEstat beside it: prefixes announced per family and neighbours. RDAP decides: its 404 is a 404 and its failure a 502; a RIPEstat call that fails leaves its field null with an entry in `errors`, and that answer is cached 60 seconds instead of an hour.
+         */
         get: operations["networkAsnByQuery"];
         put?: never;
         post?: never;
@@ -26,7 +29,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An ASN: its registration via RDAP (name, holder, country, RIR, dates, contacts) and its routing via RIPEstat (prefixes announced per family, neighbours) */
+        /**
+         * An ASN: its registration via RDAP (name, holder, country, RIR, dates, contacts) and its routing via RIPEstat (prefixes announced per family, neighbours)
+         * @description The RIR's autnum record via RDAP (name, holder, country, registry, dates, contacts) with the AS's routing from RIPEstat beside it: prefixes announced per family and neighbours. RDAP decides: its 404 is a 404 and its failure a 502; a RIPEstat call that fails leaves its field null with an entry in `errors`, and that answer is cached 60 seconds instead of an hour.
+         */
         get: operations["networkAsn"];
         put?: never;
         post?: never;
@@ -43,7 +49,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Decodes base64 or base64url `input`; text when it is UTF-8, hex always */
+        /**
+         * Decodes base64 or base64url `input`; text when it is UTF-8, hex always
+         * @description Decodes standard or URL-safe base64, whichever alphabet the input uses (reported as `variant`; whitespace is ignored, padding optional), and returns the bytes as hex and, when they are valid UTF-8, as text. Characters outside the alphabet or a truncated value are a 400 saying which. Input up to 131072 characters; computed locally, never cached.
+         */
         get: operations["utilitiesBase64Decode"];
         put?: never;
         post?: never;
@@ -60,7 +69,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Base64 (RFC 4648 §4) or base64url (§5) of `input` */
+        /**
+         * Base64 (RFC 4648 §4) or base64url (§5) of `input`
+         * @description Encodes input, read as UTF-8 text, hex or base64 bytes (input_encoding), with the standard alphabet and padding or the URL-safe alphabet without (variant), and says how many bytes were encoded. Input up to 65536 characters; computed locally, never cached.
+         */
         get: operations["utilitiesBase64Encode"];
         put?: never;
         post?: never;
@@ -77,7 +89,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** BGP neighbours of an AS by side (upstream, downstream, unknown) with their power, and its announced prefixes (RIPEstat); sort=prefix, limit, offset page the prefixes */
+        /**
+         * BGP neighbours of an AS by side (upstream, downstream, unknown) with their power, and its announced prefixes (RIPEstat); sort=prefix, limit, offset page the prefixes
+         * @description Asks RIPEstat for the AS's neighbours, split by side and sorted by power, and for every prefix it announces, in address order. Announced-prefix lists can be long: sort=prefix, limit and offset page them, with the total in meta.pagination. RIPEstat failing is a 502 (details.upstream: ripestat); cached 10 minutes.
+         */
         get: operations["networkBgpAsnByQuery"];
         put?: never;
         post?: never;
@@ -94,7 +109,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** BGP neighbours of an AS by side (upstream, downstream, unknown) with their power, and its announced prefixes (RIPEstat); sort=prefix, limit, offset page the prefixes */
+        /**
+         * BGP neighbours of an AS by side (upstream, downstream, unknown) with their power, and its announced prefixes (RIPEstat); sort=prefix, limit, offset page the prefixes
+         * @description Asks RIPEstat for the AS's neighbours, split by side and sorted by power, and for every prefix it announces, in address order. Announced-prefix lists can be long: sort=prefix, limit and offset page them, with the total in meta.pagination. RIPEstat failing is a 502 (details.upstream: ripestat); cached 10 minutes.
+         */
         get: operations["networkBgpAsn"];
         put?: never;
         post?: never;
@@ -111,7 +129,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** BGP routing of a prefix (RIPEstat): origin ASes with multi-origin flagged, the covering route, less and more specifics, visibility */
+        /**
+         * BGP routing of a prefix (RIPEstat): origin ASes with multi-origin flagged, the covering route, less and more specifics, visibility
+         * @description Asks RIPEstat about the prefix: whether it is announced, its origin ASes (more than one is flagged), the covering route when the prefix itself is not announced, less and more specific routes, and how many RIS peers see it. Host bits are cleared, and the prefix may be sent with its / unencoded. RIPEstat failing is a 502; cached 10 minutes.
+         */
         get: operations["networkBgpPrefixByQuery"];
         put?: never;
         post?: never;
@@ -128,7 +149,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** BGP routing of a prefix (RIPEstat): origin ASes with multi-origin flagged, the covering route, less and more specifics, visibility */
+        /**
+         * BGP routing of a prefix (RIPEstat): origin ASes with multi-origin flagged, the covering route, less and more specifics, visibility
+         * @description Asks RIPEstat about the prefix: whether it is announced, its origin ASes (more than one is flagged), the covering route when the prefix itself is not announced, less and more specific routes, and how many RIS peers see it. Host bits are cleared, and the prefix may be sent with its / unencoded. RIPEstat failing is a 502; cached 10 minutes.
+         */
         get: operations["networkBgpPrefix"];
         put?: never;
         post?: never;
@@ -145,7 +169,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Certificates the CT logs hold for a domain (crt.sh), one per certificate with its names, issuer and validity */
+        /**
+         * Certificates the CT logs hold for a domain (crt.sh), one per certificate with its names, issuer and validity
+         * @description Asks crt.sh for the log entries of the domain (with include_subdomains=true, of the names below it too) and merges precertificate and certificate entries into one per certificate, newest first, with every name covered and the issuers by count. expired=false keeps only certificates valid now. crt.sh failing or slow is a 502 (details.upstream: crtsh); cached an hour.
+         */
         get: operations["tlsCertificateTransparencyByQuery"];
         put?: never;
         post?: never;
@@ -162,7 +189,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Certificates the CT logs hold for a domain (crt.sh), one per certificate with its names, issuer and validity */
+        /**
+         * Certificates the CT logs hold for a domain (crt.sh), one per certificate with its names, issuer and validity
+         * @description Asks crt.sh for the log entries of the domain (with include_subdomains=true, of the names below it too) and merges precertificate and certificate entries into one per certificate, newest first, with every name covered and the issuers by count. expired=false keeps only certificates valid now. crt.sh failing or slow is a 502 (details.upstream: crtsh); cached an hour.
+         */
         get: operations["tlsCertificateTransparency"];
         put?: never;
         post?: never;
@@ -179,7 +209,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Network, broadcast, usable range and host counts (RFC 3021 /31, /32, IPv6 /127, /128), masks, bit layout and IANA class of a CIDR block */
+        /**
+         * Network, broadcast, usable range and host counts (RFC 3021 /31, /32, IPv6 /127, /128), masks, bit layout and IANA class of a CIDR block
+         * @description Computed locally, no upstream: the block's network and broadcast addresses, usable range, host counts as exact decimal strings (IPv6 counts exceed 2^53), masks, the bit layout, and the IANA special-purpose entries it lies in or contains. Host bits are reported rather than refused; the / may be sent unencoded.
+         */
         get: operations["networkCidrAnalyzeByQuery"];
         put?: never;
         post?: never;
@@ -196,7 +229,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Network, broadcast, usable range and host counts (RFC 3021 /31, /32, IPv6 /127, /128), masks, bit layout and IANA class of a CIDR block */
+        /**
+         * Network, broadcast, usable range and host counts (RFC 3021 /31, /32, IPv6 /127, /128), masks, bit layout and IANA class of a CIDR block
+         * @description Computed locally, no upstream: the block's network and broadcast addresses, usable range, host counts as exact decimal strings (IPv6 counts exceed 2^53), masks, the bit layout, and the IANA special-purpose entries it lies in or contains. Host bits are reported rather than refused; the / may be sent unencoded.
+         */
         get: operations["networkCidrAnalyze"];
         put?: never;
         post?: never;
@@ -213,7 +249,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The addresses of a CIDR block, 256 per page by default (at most 4096), paged arithmetically: any block, IPv6 /0 included */
+        /**
+         * The addresses of a CIDR block, 256 per page by default (at most 4096), paged arithmetically: any block, IPv6 /0 included
+         * @description Lists the addresses of a block one page at a time, computed arithmetically rather than built, so blocks of any size work: offset is a decimal string up to the size of the block, and meta.pagination carries the exact total. The endpoint pages itself (its own limit and offset). Runs in the CPU pool; never cached.
+         */
         get: operations["networkCidrExpandByQuery"];
         put?: never;
         post?: never;
@@ -230,7 +269,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The addresses of a CIDR block, 256 per page by default (at most 4096), paged arithmetically: any block, IPv6 /0 included */
+        /**
+         * The addresses of a CIDR block, 256 per page by default (at most 4096), paged arithmetically: any block, IPv6 /0 included
+         * @description Lists the addresses of a block one page at a time, computed arithmetically rather than built, so blocks of any size work: offset is a decimal string up to the size of the block, and meta.pagination carries the exact total. The endpoint pages itself (its own limit and offset). Runs in the CPU pool; never cached.
+         */
         get: operations["networkCidrExpand"];
         put?: never;
         post?: never;
@@ -267,7 +309,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** IPv4 and IPv6 bogon and special-purpose prefixes from the IANA registries, each with its bogon verdict */
+        /**
+         * IPv4 and IPv6 bogon and special-purpose prefixes from the IANA registries, each with its bogon verdict
+         * @description Lists the prefixes of the IANA IPv4 and IPv6 special-purpose and address-space registries, each with whether it is a bogon (never a legitimate source or destination on the public internet) and why. Built from bundled copies, no upstream; `sources` names them. The list sorts, pages and comes as CSV, one row per prefix.
+         */
         get: operations["dataBogons"];
         put?: never;
         post?: never;
@@ -284,7 +329,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** DNS resource record TYPEs: name, number, meaning, kind, status and RFCs (IANA DNS parameters registry) */
+        /**
+         * DNS resource record TYPEs: name, number, meaning, kind, status and RFCs (IANA DNS parameters registry)
+         * @description The IANA DNS parameters registry of resource record TYPEs, bundled with the service: each type's mnemonic, number, meaning, kind, status (e.g. obsolete or experimental) and defining RFCs, plus the registry's reserved and private-use ranges. Sort, page or ask for CSV (one row per type).
+         */
         get: operations["dataDnsRecordTypes"];
         put?: never;
         post?: never;
@@ -301,7 +349,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** HTTP status codes: code, reason, class and defining RFC (IANA HTTP status code registry) */
+        /**
+         * HTTP status codes: code, reason, class and defining RFC (IANA HTTP status code registry)
+         * @description The IANA HTTP Status Code registry, bundled with the service: every assigned code with its reason phrase (as Node's HTTP server writes it), its class (1xx to 5xx) and the RFC that defines it. Sort, page or ask for CSV (one row per code).
+         */
         get: operations["dataHttpStatusCodes"];
         put?: never;
         post?: never;
@@ -318,7 +369,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Well-known ports and their services, filtered by `port`, `service` (name or alias) and `protocol` */
+        /**
+         * Well-known ports and their services, filtered by `port`, `service` (name or alias) and `protocol`
+         * @description Reads the service names and port numbers of the host's /etc/services (else a bundled copy of Debian's netbase list): each service with its port, transport protocols, aliases and description. The filters combine; a filter nothing matches is a 200 with an empty list.
+         */
         get: operations["dataPorts"];
         put?: never;
         post?: never;
@@ -335,7 +389,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The public DNS resolvers /api/dns/propagation asks */
+        /**
+         * The public DNS resolvers /api/dns/propagation asks
+         * @description The name, address and port of each resolver in this deployment's INFRALENS_PROPAGATION_RESOLVERS (or the built-in public list when it is unset), i.e. who answers in /api/dns/propagation. Configuration, not a lookup: nothing is asked.
+         */
         get: operations["dataResolvers"];
         put?: never;
         post?: never;
@@ -352,7 +409,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Top-level domains with their IANA type (generic, country-code, sponsored, infrastructure, generic-restricted, test), from the Public Suffix List and the IANA root zone list */
+        /**
+         * Top-level domains with their IANA type (generic, country-code, sponsored, infrastructure, generic-restricted, test), from the Public Suffix List and the IANA root zone list
+         * @description Every top-level domain the Public Suffix List (bundled in tldts) and IANA's root-zone list know, with its type assigned by documented rules (`classification`) and whether it is in the root zone. ?type= keeps one type; the list sorts, pages and comes as CSV.
+         */
         get: operations["dataTlds"];
         put?: never;
         post?: never;
@@ -369,7 +429,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** IPv4 address records, CNAME chain followed, with TTLs */
+        /**
+         * IPv4 address records, CNAME chain followed, with TTLs
+         * @description Asks the configured resolvers (INFRALENS_DNS_RESOLVERS) for the name's A records; when the name is an alias, the answer follows the CNAME chain and lists it in `chain`, with the final `canonical_name`. NXDOMAIN and NODATA are 200 answers (`status` says which) and SERVFAIL is a 200 cached 30 s; a resolver that times out or answers REFUSED is a 502 upstream_error. Answers are cached for their smallest TTL, at most 5 minutes.
+         */
         get: operations["dnsAByQuery"];
         put?: never;
         post?: never;
@@ -386,7 +449,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** IPv4 address records, CNAME chain followed, with TTLs */
+        /**
+         * IPv4 address records, CNAME chain followed, with TTLs
+         * @description Asks the configured resolvers (INFRALENS_DNS_RESOLVERS) for the name's A records; when the name is an alias, the answer follows the CNAME chain and lists it in `chain`, with the final `canonical_name`. NXDOMAIN and NODATA are 200 answers (`status` says which) and SERVFAIL is a 200 cached 30 s; a resolver that times out or answers REFUSED is a 502 upstream_error. Answers are cached for their smallest TTL, at most 5 minutes.
+         */
         get: operations["dnsA"];
         put?: never;
         post?: never;
@@ -403,7 +469,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** IPv6 address records, CNAME chain followed, with TTLs */
+        /**
+         * IPv6 address records, CNAME chain followed, with TTLs
+         * @description Asks the configured resolvers (INFRALENS_DNS_RESOLVERS) for the name's AAAA records; when the name is an alias, the answer follows the CNAME chain and lists it in `chain`, with the final `canonical_name`. NXDOMAIN and NODATA are 200 answers (`status` says which) and SERVFAIL is a 200 cached 30 s; a resolver that times out or answers REFUSED is a 502 upstream_error. Answers are cached for their smallest TTL, at most 5 minutes.
+         */
         get: operations["dnsAaaaByQuery"];
         put?: never;
         post?: never;
@@ -420,7 +489,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** IPv6 address records, CNAME chain followed, with TTLs */
+        /**
+         * IPv6 address records, CNAME chain followed, with TTLs
+         * @description Asks the configured resolvers (INFRALENS_DNS_RESOLVERS) for the name's AAAA records; when the name is an alias, the answer follows the CNAME chain and lists it in `chain`, with the final `canonical_name`. NXDOMAIN and NODATA are 200 answers (`status` says which) and SERVFAIL is a 200 cached 30 s; a resolver that times out or answers REFUSED is a 502 upstream_error. Answers are cached for their smallest TTL, at most 5 minutes.
+         */
         get: operations["dnsAaaa"];
         put?: never;
         post?: never;
@@ -437,7 +509,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The CNAME record of a name (is it an alias, and of what) */
+        /**
+         * The CNAME record of a name (is it an alias, and of what)
+         * @description Asks the configured resolvers whether the name is an alias: a CNAME record names its target, and NODATA means the name is not an alias (it may still have other records). NXDOMAIN and NODATA are 200 answers (`status` says which) and SERVFAIL is a 200 cached 30 s; a resolver that times out or answers REFUSED is a 502 upstream_error. Answers are cached for their smallest TTL, at most 5 minutes.
+         */
         get: operations["dnsCnameByQuery"];
         put?: never;
         post?: never;
@@ -454,7 +529,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The CNAME record of a name (is it an alias, and of what) */
+        /**
+         * The CNAME record of a name (is it an alias, and of what)
+         * @description Asks the configured resolvers whether the name is an alias: a CNAME record names its target, and NODATA means the name is not an alias (it may still have other records). NXDOMAIN and NODATA are 200 answers (`status` says which) and SERVFAIL is a 200 cached 30 s; a resolver that times out or answers REFUSED is a 502 upstream_error. Answers are cached for their smallest TTL, at most 5 minutes.
+         */
         get: operations["dnsCname"];
         put?: never;
         post?: never;
@@ -471,7 +549,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The DMARC record parsed and validated (RFC 7489, DMARCbis tags noted), with the policy that applies to the domain */
+        /**
+         * The DMARC record parsed and validated (RFC 7489, DMARCbis tags noted), with the policy that applies to the domain
+         * @description Reads the TXT record at _dmarc.<domain>, or the organizational domain's record when there is none, parses every tag and gives the policy receivers apply (sp from p, np from sp), the report destinations with their external authorization, and findings. The same check as /api/email/dmarc; no record is a 200 with a finding. Cached up to 5 minutes.
+         */
         get: operations["dnsDmarcByQuery"];
         put?: never;
         post?: never;
@@ -488,7 +569,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The DMARC record parsed and validated (RFC 7489, DMARCbis tags noted), with the policy that applies to the domain */
+        /**
+         * The DMARC record parsed and validated (RFC 7489, DMARCbis tags noted), with the policy that applies to the domain
+         * @description Reads the TXT record at _dmarc.<domain>, or the organizational domain's record when there is none, parses every tag and gives the policy receivers apply (sp from p, np from sp), the report destinations with their external authorization, and findings. The same check as /api/email/dmarc; no record is a 200 with a finding. Cached up to 5 minutes.
+         */
         get: operations["dnsDmarc"];
         put?: never;
         post?: never;
@@ -545,7 +629,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A, AAAA, MX, TXT, NS, CNAME, SOA and CAA records, queried in parallel, in one answer */
+        /**
+         * A, AAAA, MX, TXT, NS, CNAME, SOA and CAA records, queried in parallel, in one answer
+         * @description Asks the configured resolvers for the eight types at once and returns every record in one flat list (`records`, also the CSV rows) with a per-type summary of rcode, status and latency (`types`). A name that does not exist is a 200 with status nxdomain; answers are cached for the smallest TTL over the types, at most 5 minutes.
+         */
         get: operations["dnsLookupByQuery"];
         put?: never;
         post?: never;
@@ -562,7 +649,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A, AAAA, MX, TXT, NS, CNAME, SOA and CAA records, queried in parallel, in one answer */
+        /**
+         * A, AAAA, MX, TXT, NS, CNAME, SOA and CAA records, queried in parallel, in one answer
+         * @description Asks the configured resolvers for the eight types at once and returns every record in one flat list (`records`, also the CSV rows) with a per-type summary of rcode, status and latency (`types`). A name that does not exist is a 200 with status nxdomain; answers are cached for the smallest TTL over the types, at most 5 minutes.
+         */
         get: operations["dnsLookup"];
         put?: never;
         post?: never;
@@ -579,7 +669,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Mail exchanger records with preferences */
+        /**
+         * Mail exchanger records with preferences
+         * @description Returns the name's MX records as the resolver gives them, each with its preference (lower is tried first) and exchange host; a null MX (exchange ".") says the domain takes no mail. For each host resolved and checked, see /api/email/mx. NXDOMAIN and NODATA are 200 answers (`status` says which) and SERVFAIL is a 200 cached 30 s; a resolver that times out or answers REFUSED is a 502 upstream_error. Answers are cached for their smallest TTL, at most 5 minutes.
+         */
         get: operations["dnsMxByQuery"];
         put?: never;
         post?: never;
@@ -596,7 +689,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Mail exchanger records with preferences */
+        /**
+         * Mail exchanger records with preferences
+         * @description Returns the name's MX records as the resolver gives them, each with its preference (lower is tried first) and exchange host; a null MX (exchange ".") says the domain takes no mail. For each host resolved and checked, see /api/email/mx. NXDOMAIN and NODATA are 200 answers (`status` says which) and SERVFAIL is a 200 cached 30 s; a resolver that times out or answers REFUSED is a 502 upstream_error. Answers are cached for their smallest TTL, at most 5 minutes.
+         */
         get: operations["dnsMx"];
         put?: never;
         post?: never;
@@ -613,7 +709,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Authoritative name servers */
+        /**
+         * Authoritative name servers
+         * @description Returns the NS records the zone publishes for the name, as the configured resolver sees them. To compare them with the delegation at the registry, see /api/domain/nameservers. NXDOMAIN and NODATA are 200 answers (`status` says which) and SERVFAIL is a 200 cached 30 s; a resolver that times out or answers REFUSED is a 502 upstream_error. Answers are cached for their smallest TTL, at most 5 minutes.
+         */
         get: operations["dnsNsByQuery"];
         put?: never;
         post?: never;
@@ -630,7 +729,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Authoritative name servers */
+        /**
+         * Authoritative name servers
+         * @description Returns the NS records the zone publishes for the name, as the configured resolver sees them. To compare them with the delegation at the registry, see /api/domain/nameservers. NXDOMAIN and NODATA are 200 answers (`status` says which) and SERVFAIL is a 200 cached 30 s; a resolver that times out or answers REFUSED is a 502 upstream_error. Answers are cached for their smallest TTL, at most 5 minutes.
+         */
         get: operations["dnsNs"];
         put?: never;
         post?: never;
@@ -647,7 +749,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Asks every configured public resolver at once: per-resolver answer, TTL, latency, errors, and whether they agree */
+        /**
+         * Asks every configured public resolver at once: per-resolver answer, TTL, latency, errors, and whether they agree
+         * @description Sends one question to every resolver of INFRALENS_PROPAGATION_RESOLVERS in parallel and groups identical answers; `consistent` says whether they all agree. A resolver that times out or refuses is reported in its row (`error`) and left out of the groups; only when every resolver fails is the answer a 502. Cached 30 seconds. Costs 5 units.
+         */
         get: operations["dnsPropagationByQuery"];
         put?: never;
         post?: never;
@@ -664,7 +769,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Asks every configured public resolver at once: per-resolver answer, TTL, latency, errors, and whether they agree */
+        /**
+         * Asks every configured public resolver at once: per-resolver answer, TTL, latency, errors, and whether they agree
+         * @description Sends one question to every resolver of INFRALENS_PROPAGATION_RESOLVERS in parallel and groups identical answers; `consistent` says whether they all agree. A resolver that times out or refuses is reported in its row (`error`) and left out of the groups; only when every resolver fails is the answer a 502. Cached 30 seconds. Costs 5 units.
+         */
         get: operations["dnsPropagation"];
         put?: never;
         post?: never;
@@ -681,7 +789,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The SPF record parsed and validated (RFC 7208), with its include tree and lookup counts; check_host() for ?ip= */
+        /**
+         * The SPF record parsed and validated (RFC 7208), with its include tree and lookup counts; check_host() for ?ip=
+         * @description Reads the SPF record and every record it includes or redirects to, and returns the terms, the include tree as a flat list, and DNS-lookup and void-lookup counts against RFC 7208's limits of 10 and 2, with findings. With ?ip= (and optionally sender= and helo=) it also runs check_host() for that address. The same check as /api/email/spf.
+         */
         get: operations["dnsSpfByQuery"];
         put?: never;
         post?: never;
@@ -698,7 +809,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The SPF record parsed and validated (RFC 7208), with its include tree and lookup counts; check_host() for ?ip= */
+        /**
+         * The SPF record parsed and validated (RFC 7208), with its include tree and lookup counts; check_host() for ?ip=
+         * @description Reads the SPF record and every record it includes or redirects to, and returns the terms, the include tree as a flat list, and DNS-lookup and void-lookup counts against RFC 7208's limits of 10 and 2, with findings. With ?ip= (and optionally sender= and helo=) it also runs check_host() for that address. The same check as /api/email/spf.
+         */
         get: operations["dnsSpf"];
         put?: never;
         post?: never;
@@ -715,7 +829,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** TXT records, strings unquoted and joined (RFC 7208 §3.3) */
+        /**
+         * TXT records, strings unquoted and joined (RFC 7208 §3.3)
+         * @description Returns every TXT record of the name (SPF, domain verification tokens and the like), each as `text` with its character-strings joined without a space, the way SPF and DMARC read them, and as the separate `strings`. NXDOMAIN and NODATA are 200 answers (`status` says which) and SERVFAIL is a 200 cached 30 s; a resolver that times out or answers REFUSED is a 502 upstream_error. Answers are cached for their smallest TTL, at most 5 minutes.
+         */
         get: operations["dnsTxtByQuery"];
         put?: never;
         post?: never;
@@ -732,7 +849,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** TXT records, strings unquoted and joined (RFC 7208 §3.3) */
+        /**
+         * TXT records, strings unquoted and joined (RFC 7208 §3.3)
+         * @description Returns every TXT record of the name (SPF, domain verification tokens and the like), each as `text` with its character-strings joined without a space, the way SPF and DMARC read them, and as the separate `strings`. NXDOMAIN and NODATA are 200 answers (`status` says which) and SERVFAIL is a 200 cached 30 s; a resolver that times out or answers REFUSED is a 502 upstream_error. Answers are cached for their smallest TTL, at most 5 minutes.
+         */
         get: operations["dnsTxt"];
         put?: never;
         post?: never;
@@ -769,7 +889,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The script of the API reference page: the Scalar API reference browser bundle, served from the installed npm package */
+        /**
+         * The script of the API reference page: the Scalar API reference browser bundle, served from the installed npm package
+         * @description The JavaScript bundle of @scalar/api-reference that /api/docs loads, read from the installed npm package on first use (about 3.5 MB) and sent as-is. Browsers may keep it a day: the page asks for it with the package version in the URL, so an upgrade is fetched anew.
+         */
         get: operations["metaDocsScript"];
         put?: never;
         post?: never;
@@ -786,7 +909,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Age of the domain in days and years, from its RDAP registration event, and days to expiry */
+        /**
+         * Age of the domain in days and years, from its RDAP registration event, and days to expiry
+         * @description Reads the registration and expiration events of the domain's RDAP record (the registry's server, found through the IANA bootstrap files) and computes the age in days and years and the days left before it expires. A TLD without an RDAP service is a 404; an RDAP server that fails is a 502. Cached an hour.
+         */
         get: operations["domainAgeByQuery"];
         put?: never;
         post?: never;
@@ -803,7 +929,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Age of the domain in days and years, from its RDAP registration event, and days to expiry */
+        /**
+         * Age of the domain in days and years, from its RDAP registration event, and days to expiry
+         * @description Reads the registration and expiration events of the domain's RDAP record (the registry's server, found through the IANA bootstrap files) and computes the age in days and years and the days left before it expires. A TLD without an RDAP service is a 404; an RDAP server that fails is a 502. Cached an hour.
+         */
         get: operations["domainAge"];
         put?: never;
         post?: never;
@@ -820,7 +949,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Registrar, age, status, DNSSEC delegation, name servers, MX/SPF/DMARC presence and CAA, with findings by severity */
+        /**
+         * Registrar, age, status, DNSSEC delegation, name servers, MX/SPF/DMARC presence and CAA, with findings by severity
+         * @description Combines the RDAP registration record (registrar, age, expiry, status, DNSSEC delegation) with DNS queries for NS, MX, SPF, DMARC and CAA, and turns them into findings by severity, such as an expiring registration or a missing DMARC record. Each part degrades on its own into `errors` instead of failing the call. Cached up to 5 minutes; costs 5 units.
+         */
         get: operations["domainIntelligenceByQuery"];
         put?: never;
         post?: never;
@@ -837,7 +969,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Registrar, age, status, DNSSEC delegation, name servers, MX/SPF/DMARC presence and CAA, with findings by severity */
+        /**
+         * Registrar, age, status, DNSSEC delegation, name servers, MX/SPF/DMARC presence and CAA, with findings by severity
+         * @description Combines the RDAP registration record (registrar, age, expiry, status, DNSSEC delegation) with DNS queries for NS, MX, SPF, DMARC and CAA, and turns them into findings by severity, such as an expiring registration or a missing DMARC record. Each part degrades on its own into `errors` instead of failing the call. Cached up to 5 minutes; costs 5 units.
+         */
         get: operations["domainIntelligence"];
         put?: never;
         post?: never;
@@ -854,7 +989,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Name servers at the registry (RDAP) compared with the NS records in DNS; mismatches flagged */
+        /**
+         * Name servers at the registry (RDAP) compared with the NS records in DNS; mismatches flagged
+         * @description Compares the name servers the registry delegates the domain to (from its RDAP record) with the NS records the zone itself publishes (from DNS). `in_sync` is false when they differ, and each name server says on which side it appears: a lame or forgotten delegation shows here. Cached up to 5 minutes.
+         */
         get: operations["domainNameserversByQuery"];
         put?: never;
         post?: never;
@@ -871,7 +1009,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Name servers at the registry (RDAP) compared with the NS records in DNS; mismatches flagged */
+        /**
+         * Name servers at the registry (RDAP) compared with the NS records in DNS; mismatches flagged
+         * @description Compares the name servers the registry delegates the domain to (from its RDAP record) with the NS records the zone itself publishes (from DNS). `in_sync` is false when they differ, and each name server says on which side it appears: a lame or forgotten delegation shows here. Cached up to 5 minutes.
+         */
         get: operations["domainNameservers"];
         put?: never;
         post?: never;
@@ -888,7 +1029,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The registrar of a domain (name, IANA id, abuse contact), from the registry RDAP record */
+        /**
+         * The registrar of a domain (name, IANA id, abuse contact), from the registry RDAP record
+         * @description Reads the registry's RDAP record of the domain (its server found through the IANA bootstrap files) and returns the sponsoring registrar: name, IANA id from publicIds, and abuse contact (the abuse role, else an abuse@ mailbox marked inferred). A TLD without an RDAP service is a 404. Cached an hour.
+         */
         get: operations["domainRegistrarByQuery"];
         put?: never;
         post?: never;
@@ -905,7 +1049,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The registrar of a domain (name, IANA id, abuse contact), from the registry RDAP record */
+        /**
+         * The registrar of a domain (name, IANA id, abuse contact), from the registry RDAP record
+         * @description Reads the registry's RDAP record of the domain (its server found through the IANA bootstrap files) and returns the sponsoring registrar: name, IANA id from publicIds, and abuse contact (the abuse role, else an abuse@ mailbox marked inferred). A TLD without an RDAP service is a 404. Cached an hour.
+         */
         get: operations["domainRegistrar"];
         put?: never;
         post?: never;
@@ -922,7 +1069,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** RDAP registration record: status codes with meanings, events, registrar (IANA id), registrant, contacts, abuse contact, name servers, DNSSEC delegation */
+        /**
+         * RDAP registration record: status codes with meanings, events, registrar (IANA id), registrant, contacts, abuse contact, name servers, DNSSEC delegation
+         * @description The registration record from RDAP, the structured successor of WHOIS, normalized: EPP status codes with their meanings, events in UTC, entities with their vCards parsed, name servers with glue, and the DS data. A thin .com/.net registry record is completed from the registrar's RDAP server. An RDAP 404 is a 404, an RDAP failure a 502 with details.reason. Cached an hour.
+         */
         get: operations["domainWhoisByQuery"];
         put?: never;
         post?: never;
@@ -939,7 +1089,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** RDAP registration record: status codes with meanings, events, registrar (IANA id), registrant, contacts, abuse contact, name servers, DNSSEC delegation */
+        /**
+         * RDAP registration record: status codes with meanings, events, registrar (IANA id), registrant, contacts, abuse contact, name servers, DNSSEC delegation
+         * @description The registration record from RDAP, the structured successor of WHOIS, normalized: EPP status codes with their meanings, events in UTC, entities with their vCards parsed, name servers with glue, and the DS data. A thin .com/.net registry record is completed from the registrar's RDAP server. An RDAP 404 is a 404, an RDAP failure a 502 with details.reason. Cached an hour.
+         */
         get: operations["domainWhois"];
         put?: never;
         post?: never;
@@ -956,7 +1109,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Full deliverability diagnostic: health plus MTA-STS (record and HTTPS policy against the real MX hosts), TLS-RPT, BIMI and MX reverse DNS, with prioritized findings */
+        /**
+         * Full deliverability diagnostic: health plus MTA-STS (record and HTTPS policy against the real MX hosts), TLS-RPT, BIMI and MX reverse DNS, with prioritized findings
+         * @description Everything /api/email/health checks, plus MTA-STS (the _mta-sts record and the HTTPS policy fetched from mta-sts.<domain> as senders do, matched against the real MX hosts), TLS-RPT, BIMI and the MX hosts' reverse DNS, with findings in order of priority. Probes run side by side within the request deadline, so a silent host is a finding rather than a 504. Costs 10 units; cached up to 5 minutes.
+         */
         get: operations["emailDiagnoseByQuery"];
         put?: never;
         post?: never;
@@ -973,7 +1129,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Full deliverability diagnostic: health plus MTA-STS (record and HTTPS policy against the real MX hosts), TLS-RPT, BIMI and MX reverse DNS, with prioritized findings */
+        /**
+         * Full deliverability diagnostic: health plus MTA-STS (record and HTTPS policy against the real MX hosts), TLS-RPT, BIMI and MX reverse DNS, with prioritized findings
+         * @description Everything /api/email/health checks, plus MTA-STS (the _mta-sts record and the HTTPS policy fetched from mta-sts.<domain> as senders do, matched against the real MX hosts), TLS-RPT, BIMI and the MX hosts' reverse DNS, with findings in order of priority. Probes run side by side within the request deadline, so a silent host is a finding rather than a 504. Costs 10 units; cached up to 5 minutes.
+         */
         get: operations["emailDiagnose"];
         put?: never;
         post?: never;
@@ -990,7 +1149,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** DKIM keys under common selectors (and ?selectors=): key type and size read from the key, revoked, testing and weak keys flagged */
+        /**
+         * DKIM keys under common selectors (and ?selectors=): key type and size read from the key, revoked, testing and weak keys flagged
+         * @description Looks up <selector>._domainkey.<domain> for 42 common selectors plus up to 20 given in ?selectors=, all in parallel, and reads each key's type and size from the key itself. DNS cannot list a domain's selectors, so a key under a selector not tried is not found: the s= tag of a signed message names the one to add. Cached up to 5 minutes.
+         */
         get: operations["emailDkimByQuery"];
         put?: never;
         post?: never;
@@ -1007,7 +1169,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** DKIM keys under common selectors (and ?selectors=): key type and size read from the key, revoked, testing and weak keys flagged */
+        /**
+         * DKIM keys under common selectors (and ?selectors=): key type and size read from the key, revoked, testing and weak keys flagged
+         * @description Looks up <selector>._domainkey.<domain> for 42 common selectors plus up to 20 given in ?selectors=, all in parallel, and reads each key's type and size from the key itself. DNS cannot list a domain's selectors, so a key under a selector not tried is not found: the s= tag of a signed message names the one to add. Cached up to 5 minutes.
+         */
         get: operations["emailDkim"];
         put?: never;
         post?: never;
@@ -1024,7 +1189,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** DMARC record inspection: tags, effective policy (with organizational-domain fallback), report destinations and their authorization, findings */
+        /**
+         * DMARC record inspection: tags, effective policy (with organizational-domain fallback), report destinations and their authorization, findings
+         * @description Reads the TXT record at _dmarc.<domain> (falling back to the organizational domain's, by the Public Suffix List) and checks every tag, DMARCbis np, psd and t included. Each external rua/ruf destination is checked for its authorization record at <domain>._report._dmarc.<destination>. No record is a 200 with a finding; cached up to 5 minutes.
+         */
         get: operations["emailDmarcByQuery"];
         put?: never;
         post?: never;
@@ -1041,7 +1209,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** DMARC record inspection: tags, effective policy (with organizational-domain fallback), report destinations and their authorization, findings */
+        /**
+         * DMARC record inspection: tags, effective policy (with organizational-domain fallback), report destinations and their authorization, findings
+         * @description Reads the TXT record at _dmarc.<domain> (falling back to the organizational domain's, by the Public Suffix List) and checks every tag, DMARCbis np, psd and t included. Each external rua/ruf destination is checked for its authorization record at <domain>._report._dmarc.<destination>. No record is a 200 with a finding; cached up to 5 minutes.
+         */
         get: operations["emailDmarc"];
         put?: never;
         post?: never;
@@ -1058,7 +1229,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Deliverability health: SPF, DKIM, DMARC, MX and STARTTLS on each MX, scored per part with findings */
+        /**
+         * Deliverability health: SPF, DKIM, DMARC, MX and STARTTLS on each MX, scored per part with findings
+         * @description Checks SPF, DKIM, DMARC and MX, and probes STARTTLS on up to 5 MX hosts in parallel (port 25: protocol, certificate trust and name), then scores each part 0-100 from its findings and grades the whole. Hosts on private or loopback addresses are reported, never connected to. Costs 5 units; cached up to 5 minutes.
+         */
         get: operations["emailHealthByQuery"];
         put?: never;
         post?: never;
@@ -1075,7 +1249,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Deliverability health: SPF, DKIM, DMARC, MX and STARTTLS on each MX, scored per part with findings */
+        /**
+         * Deliverability health: SPF, DKIM, DMARC, MX and STARTTLS on each MX, scored per part with findings
+         * @description Checks SPF, DKIM, DMARC and MX, and probes STARTTLS on up to 5 MX hosts in parallel (port 25: protocol, certificate trust and name), then scores each part 0-100 from its findings and grades the whole. Hosts on private or loopback addresses are reported, never connected to. Costs 5 units; cached up to 5 minutes.
+         */
         get: operations["emailHealth"];
         put?: never;
         post?: never;
@@ -1092,7 +1269,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Mail exchangers by preference, each resolved and forward-confirmed (FCrDNS); null MX, aliases and address-less hosts flagged */
+        /**
+         * Mail exchangers by preference, each resolved and forward-confirmed (FCrDNS); null MX, aliases and address-less hosts flagged
+         * @description Returns the domain's MX records by preference, resolves each host's addresses and checks that each address's PTR name resolves back to it. A null MX (RFC 7505), an implicit MX (no MX, only an address), CNAME or IP-literal targets and private addresses are findings. Cached up to 5 minutes.
+         */
         get: operations["emailMxByQuery"];
         put?: never;
         post?: never;
@@ -1109,7 +1289,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Mail exchangers by preference, each resolved and forward-confirmed (FCrDNS); null MX, aliases and address-less hosts flagged */
+        /**
+         * Mail exchangers by preference, each resolved and forward-confirmed (FCrDNS); null MX, aliases and address-less hosts flagged
+         * @description Returns the domain's MX records by preference, resolves each host's addresses and checks that each address's PTR name resolves back to it. A null MX (RFC 7505), an implicit MX (no MX, only an address), CNAME or IP-literal targets and private addresses are findings. Cached up to 5 minutes.
+         */
         get: operations["emailMx"];
         put?: never;
         post?: never;
@@ -1126,7 +1309,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** SPF record inspection: every term parsed, the include/redirect tree with lookup and void-lookup counts, findings; check_host() for ?ip= */
+        /**
+         * SPF record inspection: every term parsed, the include/redirect tree with lookup and void-lookup counts, findings; check_host() for ?ip=
+         * @description Reads the domain's SPF record and follows every include and redirect: each term parsed, the tree as a flat list with the DNS-querying terms numbered in evaluation order, and findings against RFC 7208 (10 lookups, 2 void lookups, +all, ptr, loops, ...). With ?ip= (and sender= or helo=) it runs check_host() and returns the result with the matching term and a trace.
+         */
         get: operations["emailSpfByQuery"];
         put?: never;
         post?: never;
@@ -1143,7 +1329,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** SPF record inspection: every term parsed, the include/redirect tree with lookup and void-lookup counts, findings; check_host() for ?ip= */
+        /**
+         * SPF record inspection: every term parsed, the include/redirect tree with lookup and void-lookup counts, findings; check_host() for ?ip=
+         * @description Reads the domain's SPF record and follows every include and redirect: each term parsed, the tree as a flat list with the DNS-querying terms numbered in evaluation order, and findings against RFC 7208 (10 lookups, 2 void lookups, +all, ptr, loops, ...). With ?ip= (and sender= or helo=) it runs check_host() and returns the result with the matching term and a trace.
+         */
         get: operations["emailSpf"];
         put?: never;
         post?: never;
@@ -1160,7 +1349,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every endpoint of the service: name, method, path, tag, summary, parameters */
+        /**
+         * Every endpoint of the service: name, method, path, tag, summary, parameters
+         * @description The registry as data: for each endpoint its name, method, path, tag, summary, parameters (type, default, allowed values), query aliases, rate-limit cost, cache TTL, lists and upstreams, from the same descriptors as /api/openapi.json. The data is a list, so sort, limit and offset apply to it.
+         */
         get: operations["metaEndpoints"];
         put?: never;
         post?: never;
@@ -1177,7 +1369,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Digest of `input` with md5, sha1, sha2, sha3, blake2 or ripemd160 */
+        /**
+         * Digest of `input` with md5, sha1, sha2, sha3, blake2 or ripemd160
+         * @description Hashes input, read as UTF-8 text, hex or base64 bytes (input_encoding), with Node's crypto and returns the digest in hex, base64 or base64url with its size in bits. The algorithm is case-insensitive and SHA-256 is read as sha256. Input up to 65536 characters; computed locally, never cached.
+         */
         get: operations["utilitiesHash"];
         put?: never;
         post?: never;
@@ -1194,7 +1389,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process answers; version and uptime */
+        /**
+         * Liveness: the process answers; version and uptime
+         * @description Answers as long as the process runs, without asking any upstream: the version, when the process started and how long ago, and the Node.js version. Never cached and free of rate-limit cost; whether the service can answer everything is /api/ready's question.
+         */
         get: operations["metaHealth"];
         put?: never;
         post?: never;
@@ -1211,7 +1409,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An IPv4 or IPv6 address: its forms, reverse-pointer name, IANA special-purpose class, bogon flag, and ASN and country from bundled offline data */
+        /**
+         * An IPv4 or IPv6 address: its forms, reverse-pointer name, IANA special-purpose class, bogon flag, and ASN and country from bundled offline data
+         * @description Computed locally from the address and bundled data, no upstream: compressed, expanded, decimal, hex and binary forms, the reverse-pointer name, every IANA special-purpose entry containing it, the bogon verdict, the IPv4 inside mapped, NAT64, 6to4 or Teredo addresses, and ASN and country (`data_source` names the data). Addresses are strict: 01.2.3.4 or 127.1 is a 400.
+         */
         get: operations["networkIpByQuery"];
         put?: never;
         post?: never;
@@ -1228,7 +1429,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An IPv4 or IPv6 address: its forms, reverse-pointer name, IANA special-purpose class, bogon flag, and ASN and country from bundled offline data */
+        /**
+         * An IPv4 or IPv6 address: its forms, reverse-pointer name, IANA special-purpose class, bogon flag, and ASN and country from bundled offline data
+         * @description Computed locally from the address and bundled data, no upstream: compressed, expanded, decimal, hex and binary forms, the reverse-pointer name, every IANA special-purpose entry containing it, the bogon verdict, the IPv4 inside mapped, NAT64, 6to4 or Teredo addresses, and ASN and country (`data_source` names the data). Addresses are strict: 01.2.3.4 or 127.1 is a 400.
+         */
         get: operations["networkIp"];
         put?: never;
         post?: never;
@@ -1245,7 +1449,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's IP address as the service sees it */
+        /**
+         * The caller's IP address as the service sees it
+         * @description Returns the client address this request came from: the connection's peer, or the address a trusted proxy (INFRALENS_TRUST_PROXY) put in X-Forwarded-For, with its IP version. It is the address anonymous rate limits count against. Never cached.
+         */
         get: operations["utilitiesMyip"];
         put?: never;
         post?: never;
@@ -1262,7 +1469,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Everything about one IP in one call: class and bogon flag, ASN and country (offline data), PTR, covering BGP route and origins, its RPKI state, anycast flag; a failed part is null with an entry in errors */
+        /**
+         * Everything about one IP in one call: class and bogon flag, ASN and country (offline data), PTR, covering BGP route and origins, its RPKI state, anycast flag; a failed part is null with an entry in errors
+         * @description Asks every source about one address at once: IANA classification and bogon verdict, ASN and country from bundled offline data, PTR names with forward confirmation, the covering BGP route and its origins (RIPEstat), their RPKI state, and the documented-anycast list. Each networked part has its own deadline; one that fails is null with an entry in `errors`, and the answer is then cached 60 seconds instead of 10 minutes. Bogons are not asked about.
+         */
         get: operations["networkIntelligenceByQuery"];
         put?: never;
         post?: never;
@@ -1279,7 +1489,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Everything about one IP in one call: class and bogon flag, ASN and country (offline data), PTR, covering BGP route and origins, its RPKI state, anycast flag; a failed part is null with an entry in errors */
+        /**
+         * Everything about one IP in one call: class and bogon flag, ASN and country (offline data), PTR, covering BGP route and origins, its RPKI state, anycast flag; a failed part is null with an entry in errors
+         * @description Asks every source about one address at once: IANA classification and bogon verdict, ASN and country from bundled offline data, PTR names with forward confirmation, the covering BGP route and its origins (RIPEstat), their RPKI state, and the documented-anycast list. Each networked part has its own deadline; one that fails is null with an entry in `errors`, and the answer is then cached 60 seconds instead of 10 minutes. Bogons are not asked about.
+         */
         get: operations["networkIntelligence"];
         put?: never;
         post?: never;
@@ -1316,7 +1529,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: data loaded and shared stores reachable (503 when not) */
+        /**
+         * Readiness: data loaded and shared stores reachable (503 when not)
+         * @description Runs every readiness check the plugins register (the IP data loaded, the RPKI VRP set, shared stores such as Redis reachable) and reports each with its duration; a degraded check still counts as ready. When a check fails the answer is a 503 with every check in details.checks, so a load balancer can hold traffic back. Never cached, costs nothing.
+         */
         get: operations["metaReady"];
         put?: never;
         post?: never;
@@ -1373,7 +1589,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** PTR names of an IP, each checked for forward confirmation (FCrDNS) */
+        /**
+         * PTR names of an IP, each checked for forward confirmation (FCrDNS)
+         * @description Looks up the PTR records of the address's in-addr.arpa or ip6.arpa name and resolves each name back, marking those whose addresses include this one (forward-confirmed reverse DNS, which mail receivers check). An address without PTR records is a 200 whose status says nxdomain or nodata. Cached up to 5 minutes.
+         */
         get: operations["networkReverseDnsByQuery"];
         put?: never;
         post?: never;
@@ -1390,7 +1609,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** PTR names of an IP, each checked for forward confirmation (FCrDNS) */
+        /**
+         * PTR names of an IP, each checked for forward confirmation (FCrDNS)
+         * @description Looks up the PTR records of the address's in-addr.arpa or ip6.arpa name and resolves each name back, marking those whose addresses include this one (forward-confirmed reverse DNS, which mail receivers check). An address without PTR records is a 200 whose status says nxdomain or nodata. Cached up to 5 minutes.
+         */
         get: operations["networkReverseDns"];
         put?: never;
         post?: never;
@@ -1567,7 +1789,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Negotiated protocol, cipher, key exchange group, ALPN and handshake time, with the certificate summary and whether the chain verifies */
+        /**
+         * Negotiated protocol, cipher, key exchange group, ALPN and handshake time, with the certificate summary and whether the chain verifies
+         * @description One full TLS handshake as a permissive client to the host (a name, name:port, IP address or URL; port 443 by default): what was negotiated, how long connect and handshake took, whether OCSP was stapled, a summary of the leaf, and OpenSSL's verdict on the chain against the system roots. A closed, silent or non-TLS port is a 502 (details.upstream: tls); cached 5 minutes.
+         */
         get: operations["tlsConnectionByQuery"];
         put?: never;
         post?: never;
@@ -1584,7 +1809,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Negotiated protocol, cipher, key exchange group, ALPN and handshake time, with the certificate summary and whether the chain verifies */
+        /**
+         * Negotiated protocol, cipher, key exchange group, ALPN and handshake time, with the certificate summary and whether the chain verifies
+         * @description One full TLS handshake as a permissive client to the host (a name, name:port, IP address or URL; port 443 by default): what was negotiated, how long connect and handshake took, whether OCSP was stapled, a summary of the leaf, and OpenSSL's verdict on the chain against the system roots. A closed, silent or non-TLS port is a 502 (details.upstream: tls); cached 5 minutes.
+         */
         get: operations["tlsConnection"];
         put?: never;
         post?: never;
@@ -1601,7 +1829,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Hostname match, chain building and trust, expiry, key size, signatures, protocols, suites, OCSP stapling and HSTS, graded A+ to F (T: untrusted, M: name mismatch) with findings */
+        /**
+         * Hostname match, chain building and trust, expiry, key size, signatures, protocols, suites, OCSP stapling and HSTS, graded A+ to F (T: untrusted, M: name mismatch) with findings
+         * @description Collects the handshake, the served chain, every protocol and cipher suite the host accepts, and the HSTS header of one HTTPS GET in parallel, then grades them after SSL Labs' guide: A+ to F, T when the chain is not trusted, M when the name does not match (grade_if_trusted keeps the letter the configuration earns). Each finding has its severity, fix and the grade it caps. Costs 10 units; cached 15 minutes.
+         */
         get: operations["tlsAnalyzeByQuery"];
         put?: never;
         post?: never;
@@ -1618,7 +1849,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Hostname match, chain building and trust, expiry, key size, signatures, protocols, suites, OCSP stapling and HSTS, graded A+ to F (T: untrusted, M: name mismatch) with findings */
+        /**
+         * Hostname match, chain building and trust, expiry, key size, signatures, protocols, suites, OCSP stapling and HSTS, graded A+ to F (T: untrusted, M: name mismatch) with findings
+         * @description Collects the handshake, the served chain, every protocol and cipher suite the host accepts, and the HSTS header of one HTTPS GET in parallel, then grades them after SSL Labs' guide: A+ to F, T when the chain is not trusted, M when the name does not match (grade_if_trusted keeps the letter the configuration earns). Each finding has its severity, fix and the grade it caps. Costs 10 units; cached 15 minutes.
+         */
         get: operations["tlsAnalyze"];
         put?: never;
         post?: never;
@@ -1635,7 +1869,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The served leaf and chain parsed: names, SANs, validity, key, signature algorithm, fingerprints, key usage, AIA, CRL points, SCTs, must-staple */
+        /**
+         * The served leaf and chain parsed: names, SANs, validity, key, signature algorithm, fingerprints, key usage, AIA, CRL points, SCTs, must-staple
+         * @description Reads the certificates exactly as the server sends them (their order, extra certificates, the root if served) with a probe of its own that decrypts a TLS 1.3 handshake where needed, and parses every field of each. Nothing is graded here: /api/tls/analyze judges the chain. A closed or non-TLS port is a 502; cached 15 minutes.
+         */
         get: operations["tlsCertificateByQuery"];
         put?: never;
         post?: never;
@@ -1652,7 +1889,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The served leaf and chain parsed: names, SANs, validity, key, signature algorithm, fingerprints, key usage, AIA, CRL points, SCTs, must-staple */
+        /**
+         * The served leaf and chain parsed: names, SANs, validity, key, signature algorithm, fingerprints, key usage, AIA, CRL points, SCTs, must-staple
+         * @description Reads the certificates exactly as the server sends them (their order, extra certificates, the root if served) with a probe of its own that decrypts a TLS 1.3 handshake where needed, and parses every field of each. Nothing is graded here: /api/tls/analyze judges the chain. A closed or non-TLS port is a 502; cached 15 minutes.
+         */
         get: operations["tlsCertificate"];
         put?: never;
         post?: never;
@@ -1669,7 +1909,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every protocol (SSLv3 to TLS 1.3) and cipher suite the host accepts, rated, with forward secrecy and the server's preference order */
+        /**
+         * Every protocol (SSLv3 to TLS 1.3) and cipher suite the host accepts, rated, with forward secrecy and the server's preference order
+         * @description Probes the host with ClientHellos written byte by byte for SSLv3, TLS 1.0 to 1.3 and the 340 suites of the IANA registry, so it also finds suites OpenSSL no longer speaks, and rates each accepted suite (insecure, weak, secure, recommended), in the server's order when it has one. A port that never answers TLS is a 502. Costs 10 units; cached an hour.
+         */
         get: operations["tlsCiphersByQuery"];
         put?: never;
         post?: never;
@@ -1686,7 +1929,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every protocol (SSLv3 to TLS 1.3) and cipher suite the host accepts, rated, with forward secrecy and the server's preference order */
+        /**
+         * Every protocol (SSLv3 to TLS 1.3) and cipher suite the host accepts, rated, with forward secrecy and the server's preference order
+         * @description Probes the host with ClientHellos written byte by byte for SSLv3, TLS 1.0 to 1.3 and the 340 suites of the IANA registry, so it also finds suites OpenSSL no longer speaks, and rates each accepted suite (insecure, weak, secure, recommended), in the server's order when it has one. A port that never answers TLS is a 502. Costs 10 units; cached an hour.
+         */
         get: operations["tlsCiphers"];
         put?: never;
         post?: never;
@@ -1703,7 +1949,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One ULID (time-ordered, Crockford base32) with the time it encodes */
+        /**
+         * One ULID (time-ordered, Crockford base32) with the time it encodes
+         * @description A new ULID: 48 bits of Unix time in milliseconds and 80 random bits as 26 Crockford base32 characters, so ULIDs sort by creation time; the service's generator is monotonic within a millisecond. The answer also decodes the time it carries. Never cached.
+         */
         get: operations["utilitiesUlid"];
         put?: never;
         post?: never;
@@ -1720,7 +1969,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Up to 1000 monotonic ULIDs in one call */
+        /**
+         * Up to 1000 monotonic ULIDs in one call
+         * @description Makes count ULIDs (default 10) with the service's monotonic generator: within one millisecond each is the previous one plus one, so the list is strictly increasing and sorts in creation order. Never cached; format=csv gives one per line.
+         */
         get: operations["utilitiesUlidBulk"];
         put?: never;
         post?: never;
@@ -1737,7 +1989,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's tier, rate limit and what is left of it (calling it costs nothing) */
+        /**
+         * The caller's tier, rate limit and what is left of it (calling it costs nothing)
+         * @description Says who the service takes the caller for (the API key's label, or the client IP: IPv4 address or IPv6 /64) and how much of the current rate-limit window is left, with every tier's limit. Never cached and costs nothing, so it can be polled.
+         */
         get: operations["metaUsage"];
         put?: never;
         post?: never;
@@ -1754,7 +2009,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One UUID, version 4 (random) or 7 (time-ordered) */
+        /**
+         * One UUID, version 4 (random) or 7 (time-ordered)
+         * @description A new UUID made by the service: version 4 carries 122 random bits; version 7 starts with the Unix time in milliseconds, so version 7 UUIDs sort by creation time (RFC 9562). Never cached.
+         */
         get: operations["utilitiesUuid"];
         put?: never;
         post?: never;
@@ -1771,7 +2029,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Up to 1000 UUIDs in one call (version 7 ones are strictly increasing) */
+        /**
+         * Up to 1000 UUIDs in one call (version 7 ones are strictly increasing)
+         * @description Makes count UUIDs (default 10) of one version: random version 4, or version 7, which starts with the Unix time in milliseconds; a call's version 7 UUIDs are strictly increasing. Never cached; format=csv gives one per line.
+         */
         get: operations["utilitiesUuidBulk"];
         put?: never;
         post?: never;
@@ -1948,7 +2209,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Registry data for an IP via RDAP: network range and CIDRs, name, holder, country, abuse contact, dates, registry */
+        /**
+         * Registry data for an IP via RDAP: network range and CIDRs, name, holder, country, abuse contact, dates, registry
+         * @description The RIR's record of the network holding the address, via RDAP (its server found through the IANA bootstrap files): range and CIDRs, name, holder, country, abuse contact, dates and which registry answered. Special-purpose addresses are a 404 before any query; RDAP failures are a 502. Cached 6 hours.
+         */
         get: operations["networkWhoisIpByQuery"];
         put?: never;
         post?: never;
@@ -1965,7 +2229,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Registry data for an IP via RDAP: network range and CIDRs, name, holder, country, abuse contact, dates, registry */
+        /**
+         * Registry data for an IP via RDAP: network range and CIDRs, name, holder, country, abuse contact, dates, registry
+         * @description The RIR's record of the network holding the address, via RDAP (its server found through the IANA bootstrap files): range and CIDRs, name, holder, country, abuse contact, dates and which registry answered. Special-purpose addresses are a 404 before any query; RDAP failures are a 502. Cached 6 hours.
+         */
         get: operations["networkWhoisIp"];
         put?: never;
         post?: never;

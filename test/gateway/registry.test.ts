@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from '../../runtime/app.ts'
 import { definePlugin } from '../../runtime/define-plugin.ts'
+import { loadRegistry } from '../../runtime/registry.ts'
 import { FIXTURE_REGISTRY, startTestApp } from '../support/app.ts'
 
 // Descriptor files written at test time must sit inside the project so their
@@ -130,6 +131,21 @@ describe('registry discovery', () => {
   it('start-up fails when a plugin depends on a missing plugin', async () => {
     const needy = definePlugin({ name: 'needy', dependencies: ['ghost'], setup() {} })
     await expect(startTestApp({}, { plugins: [needy] })).rejects.toThrow(/depends on "ghost"/)
+  })
+
+  // The reference shows the summary as the operation's title and the description
+  // below it: a description that only repeats the title tells a reader nothing.
+  it('every descriptor in registry/ has a description of its own: sentences beyond the summary', async () => {
+    const normal = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim()
+    const problems: string[] = []
+    const endpoints = await loadRegistry([join(ROOT, 'registry')])
+    for (const { name, summary, description } of endpoints) {
+      if (typeof description !== 'string' || description.trim() === '') problems.push(`${name}: no description`)
+      else if (normal(description).includes(normal(summary))) problems.push(`${name}: the description repeats the summary`)
+      else if (description.trim().length < 60 || !/[.)]$/.test(description.trim())) problems.push(`${name}: the description is not a sentence or two (${JSON.stringify(description)})`)
+    }
+    expect(endpoints.length).toBeGreaterThan(60)
+    expect(problems).toEqual([])
   })
 
   it('every real endpoint has a resolver and a unique name (the real app starts)', async () => {
