@@ -31,17 +31,26 @@ function join(prefix: string, key: string): string {
   return prefix ? `${prefix}.${key}` : key
 }
 
+interface Sink {
+  row: Row
+  /** The column of the value itself when it is plain (prefix ''). */
+  top: string
+  /** The rows list: nothing is written for it, and later cells go to `after`. */
+  split?: string
+  after?: Row
+}
+
 /**
  * Writes value's cells into the row its sink points at. At `split` (the rows
- * list) nothing is written and the sink moves on to the row after it, so the
- * columns before and after the list keep their places around the list's own.
+ * list) the sink moves on to the row after it, so the columns before and after
+ * the list keep their places around the list's own.
  */
-function flattenInto(sink: { row: Row; split?: string; after?: Row }, prefix: string, value: unknown): void {
+function flattenInto(sink: Sink, prefix: string, value: unknown): void {
   if (prefix === sink.split && sink.after) {
     sink.row = sink.after
     return
   }
-  const column = prefix || 'value'
+  const column = prefix || sink.top
   if (isScalar(value)) {
     sink.row[column] = value ?? null
     return
@@ -54,19 +63,22 @@ function flattenInto(sink: { row: Row; split?: string; after?: Row }, prefix: st
     value.forEach((item, i) => flattenInto(sink, join(prefix, String(i)), item))
     return
   }
-  // Like JSON: a key whose value is undefined is not there.
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined)
-  if (entries.length === 0) {
-    sink.row[column] = '{}'
-    return
+  const object = value as Record<string, unknown>
+  let empty = true
+  for (const key of Object.keys(object)) {
+    const v = object[key]
+    // Like JSON: a key whose value is undefined is not there.
+    if (v === undefined) continue
+    empty = false
+    flattenInto(sink, join(prefix, key), v)
   }
-  for (const [key, v] of entries) flattenInto(sink, join(prefix, key), v)
+  if (empty) sink.row[column] = '{}'
 }
 
-/** One row: value's cells under dotted names below prefix ("value" for a plain value at the top). */
-export function flatten(value: unknown, prefix = ''): Row {
+/** One row: value's cells under dotted names; a plain value's column is `top`. */
+export function flatten(value: unknown, top = 'value'): Row {
   const row = Object.create(null) as Row
-  flattenInto({ row }, prefix, value)
+  flattenInto({ row, top }, '', value)
   return row
 }
 
@@ -97,21 +109,27 @@ export function toTable(data: unknown, rows: RowsSpec): Table {
   }
   const before = Object.create(null) as Row
   const after = Object.create(null) as Row
-  flattenInto({ row: before, split: rows.path, after }, '', data)
+  flattenInto({ row: before, top: 'value', split: rows.path, after }, '', data)
   return listTable(before, rows.path, list, after, rows.emptyColumns)
 }
 
 function listTable(before: Row, path: string, items: readonly unknown[], after: Row, emptyColumns: () => readonly string[]): Table {
-  const rows = items.map((item) => flatten(item, path))
+  // Items are flattened with names relative to the item ('' for a plain item) and
+  // named under the list's path once per column: prefixing every cell's name in
+  // every row made strings that cost more than the rest of the work together.
+  // (An item's key "" is then named like the item itself: same column, its own row.)
+  const rows = items.map((item) => flatten(item, ''))
   const own = new Set<string>()
   for (const row of rows) for (const key of Object.keys(row)) own.add(key)
   if (rows.length === 0) {
-    for (const column of emptyColumns()) own.add(column ? join(path, column) : path || 'value')
-    if (own.size === 0) own.add(path || 'value')
+    for (const column of emptyColumns()) own.add(column)
+    if (own.size === 0) own.add('')
   }
-  const fields = [...new Set([...Object.keys(before), ...own, ...Object.keys(after)])]
-  const cells = (row: Row): Cell[] => fields.map((f) => row[f] ?? before[f] ?? after[f] ?? null)
-  const rest = Object.keys(before).length + Object.keys(after).length > 0
-  const data = rows.length > 0 ? rows.map(cells) : rest ? [cells(Object.create(null) as Row)] : []
+  const itemFields = [...own]
+  const head = Object.values(before)
+  const tail = Object.values(after)
+  const fields = [...Object.keys(before), ...itemFields.map((f) => (f ? join(path, f) : path || 'value')), ...Object.keys(after)]
+  const cells = (row: Row): Cell[] => [...head, ...itemFields.map((f) => row[f] ?? null), ...tail]
+  const data = rows.length > 0 ? rows.map(cells) : head.length + tail.length > 0 ? [cells(Object.create(null) as Row)] : []
   return { fields, data }
 }

@@ -59,7 +59,7 @@ export const csvFormat = defineFormat({
     // read as no cells at all: it is written "" instead.
     const single = table.fields.length === 1
     const data = single ? table.data.map((row) => row.map((cell) => cell ?? '')) : table.data
-    const text = Papa.unparse({ fields: table.fields, data }, { escapeFormulae: FORMULA_START, newline: '\r\n', quotes: (cell: unknown) => single && cell === '' })
+    const text = Papa.unparse({ fields: table.fields, data }, { escapeFormulae: FORMULA_START, newline: '\r\n', quotes: single ? (cell: unknown) => cell === '' : false })
     // papaparse ends the header line itself when no row follows it.
     return data.length === 0 ? text : `${text}\r\n`
   },
