@@ -60,7 +60,13 @@ describe('npm run demo', () => {
       demo.kill('SIGINT')
       expect(await exited).toBe(0)
     } finally {
-      if (demo.exitCode === null) demo.kill('SIGKILL')
+      // A failed run still stops the demo through npm (which forwards the signal to
+      // it): a SIGKILL to npm alone would leave the demo and its fakes running.
+      if (demo.exitCode === null) {
+        demo.kill('SIGINT')
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))])
+        if (demo.exitCode === null) demo.kill('SIGKILL')
+      }
     }
   }, 180_000)
 })

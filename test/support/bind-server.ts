@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process'
+import { bindEnv } from './bind-env.ts'
 import type { ChildProcess } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -17,7 +18,7 @@ export interface BindServer {
 }
 
 export function bindAvailable(): boolean {
-  return spawnSync('named', ['-v']).status === 0 && spawnSync('dig', ['-v']).status === 0
+  return spawnSync('named', ['-v'], { env: bindEnv() }).status === 0 && spawnSync('dig', ['-v'], { env: bindEnv() }).status === 0
 }
 
 async function freePort(host: string): Promise<number> {
@@ -56,7 +57,7 @@ controls { };
 ${zoneBlocks.join('\n')}
 `,
   )
-  const child: ChildProcess = spawn('named', ['-g', '-c', join(dir, 'named.conf'), '-n', '1'], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child: ChildProcess = spawn('named', ['-g', '-c', join(dir, 'named.conf'), '-n', '1'], { stdio: ['ignore', 'pipe', 'pipe'], env: bindEnv() })
   let output = ''
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`named did not start:\n${output}`)), 15_000)
@@ -99,6 +100,7 @@ export function digReverse(server: BindServer, ip: string): string[] {
 
 function digAnswer(server: BindServer, query: string[]): string[] {
   const out = spawnSync('dig', [`@${server.host}`, '-p', String(server.port), ...query, '+norecurse', '+noall', '+answer', '+nocookie', '+time=2', '+tries=1'], {
+    env: bindEnv(),
     encoding: 'utf8',
   })
   if (out.status !== 0) throw new Error(`dig failed: ${out.stderr}`)

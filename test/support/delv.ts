@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process'
+import { bindEnv } from './bind-env.ts'
 
 // delv (bind9-dnsutils): BIND's validator as a command. Pointed at a server with a
 // trust anchor file, it validates like named would and says so on its ';' lines.
@@ -12,7 +13,7 @@ export interface DelvResult {
 }
 
 export function delvAvailable(): boolean {
-  return spawnSync('delv', ['-v']).status === 0
+  return spawnSync('delv', ['-v'], { env: bindEnv() }).status === 0
 }
 
 /**
@@ -21,6 +22,7 @@ export function delvAvailable(): boolean {
  */
 export function delv(server: { host: string; port: number }, anchorFile: string, name: string, type = 'A', root = '.'): DelvResult {
   const out = spawnSync('delv', ['-a', anchorFile, `+root=${root}`, `@${server.host}`, '-p', String(server.port), name, type, '+nocrypto'], {
+    env: bindEnv(),
     encoding: 'utf8',
     timeout: 20_000,
   })
