@@ -41,6 +41,9 @@ Requests the HTTP parser refuses (a malformed request line or header, broken chu
 \`sort\` + \`order\`, \`limit\` + \`offset\` (adds \`meta.pagination\`) where the answer has lists (elsewhere they are a 400).
 Each operation lists the ones it takes. Booleans take \`true/false/1/0/yes/no\`.
 
+**Path or query.** Endpoints that take a domain, host, address, prefix or ASN in the path also answer on the bare path with it as a query parameter
+(\`/api/dns/lookup?domain=example.com\`); each such operation says so in its description and in \`x-query-alias\`.
+
 **Keys and limits.** Anonymous use is limited per client IP; an \`x-api-key\` header (\`il_…\`) raises the limit to its tier's.
 Limits are per minute in cost units (\`x-cost\` of each operation); every answer carries \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` and \`RateLimit-Policy\`.
 \`GET /api/usage\` shows yours.
@@ -143,14 +146,31 @@ function exampleName(endpoint: AnyEndpoint): string {
   return values.length ? values.join(' ') : 'example'
 }
 
-function operation(endpoint: AnyEndpoint, aliased: boolean, example: StoredExample | undefined): JsonSchema {
+/**
+ * The bare path an endpoint also answers on, with its trailing path params as query
+ * parameters (descriptor `queryAlias`). It is the same operation, so it is said on
+ * the operation (a sentence and `x-query-alias`) rather than made a second path:
+ * readers and the reference's sidebar then see each endpoint once.
+ */
+function queryAlias(endpoint: AnyEndpoint): { sentence: string; extension: JsonSchema } | undefined {
+  const path = aliasPath(endpoint)
+  if (path === undefined) return undefined
+  const names = [...(endpoint.queryAlias ?? [])]
+  const query = names.map((name) => `${name}={${name}}`).join('&')
+  const params = names.map((name) => `\`${name}\``).join(' and ')
+  return {
+    sentence: `Also answers \`${endpoint.method} ${path}?${query}\`: the same operation, with ${params} as query ${names.length > 1 ? 'parameters' : 'parameter'}.`,
+    extension: { path, parameters: names },
+  }
+}
+
+function operation(endpoint: AnyEndpoint, example: StoredExample | undefined): JsonSchema {
   const params = describeParams(endpoint)
-  const alias = new Set(aliased ? (endpoint.queryAlias ?? []) : [])
   const own = params
     .filter((p) => p.in !== 'body')
     .map((p) => ({
       name: p.name,
-      in: alias.has(p.name) ? 'query' : p.in,
+      in: p.in,
       required: p.required,
       ...(p.description ? { description: p.description } : {}),
       schema: p.schema,
@@ -163,7 +183,7 @@ function operation(endpoint: AnyEndpoint, aliased: boolean, example: StoredExamp
     name === 'format' && endpoint.envelope === false ? RAW_FORMAT_PARAMETER : { $ref: `#/components/parameters/${name}` },
   )
   const op: JsonSchema = {
-    operationId: operationId(endpoint.name) + (aliased ? 'ByQuery' : ''),
+    operationId: operationId(endpoint.name),
     summary: endpoint.summary,
     tags: [endpoint.tag],
     parameters: [...own, ...controls],
@@ -187,7 +207,10 @@ function operation(endpoint: AnyEndpoint, aliased: boolean, example: StoredExamp
   if (endpoint.upstreams?.length) (op.responses as JsonSchema)['504'] = { $ref: '#/components/responses/Timeout' }
   // A 3.1 reference may carry its own description: the endpoint says when it is unavailable.
   if (endpoint.unavailable !== undefined) (op.responses as JsonSchema)['503'] = { $ref: '#/components/responses/ServiceUnavailable', description: `${endpoint.unavailable} (service_unavailable)` }
-  if (endpoint.description) op.description = endpoint.description
+  const alias = queryAlias(endpoint)
+  const description = [endpoint.description, alias?.sentence].filter((text) => text !== undefined && text !== '').join('\n\n')
+  if (description) op.description = description
+  if (alias) op['x-query-alias'] = alias.extension
   const body = params.find((p) => p.in === 'body')
   if (body && endpoint.body) {
     const sent = example?.request.body !== undefined ? example.request : undefined
@@ -210,14 +233,10 @@ function operation(endpoint: AnyEndpoint, aliased: boolean, example: StoredExamp
  */
 export function buildOpenApi(endpoints: readonly AnyEndpoint[], version: string, examples: ExamplesFile = { endpoints: {}, errors: {} }): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {}
-  const add = (path: string, endpoint: AnyEndpoint, aliased: boolean) => {
-    const item = (paths[openApiPath(path)] ??= {})
-    item[endpoint.method.toLowerCase()] = operation(endpoint, aliased, examples.endpoints[endpoint.name])
-  }
+  // One operation per endpoint; the query form of an aliased one is part of it (queryAlias()).
   for (const endpoint of [...endpoints].sort((a, b) => a.path.localeCompare(b.path))) {
-    add(endpoint.path, endpoint, false)
-    const alias = aliasPath(endpoint)
-    if (alias) add(alias, endpoint, true)
+    const item = (paths[openApiPath(endpoint.path)] ??= {})
+    item[endpoint.method.toLowerCase()] = operation(endpoint, examples.endpoints[endpoint.name])
   }
   const usedTags = [...new Set(endpoints.map((e) => e.tag))].sort()
   return {

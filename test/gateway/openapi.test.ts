@@ -20,6 +20,7 @@ import type { FakeVrp } from '../support/fake-vrp.ts'
 import { startFakeVrp, untilVrpsLoaded } from '../support/fake-vrp.ts'
 import { DNSBL_ZONES } from '../support/dnsbl-zones.ts'
 import { exampleRequest } from '../../plugins/docs/examples.ts'
+import { aliasPath } from '../../runtime/registry.ts'
 import type { ExampleWeb } from '../support/fake-web.ts'
 import { startExampleWeb } from '../support/fake-web.ts'
 
@@ -159,6 +160,33 @@ describe('OpenAPI document', () => {
       const res = await t.json(path)
       expect(errorSchema(res.body), JSON.stringify(errorSchema.errors)).toBe(true)
     }
+  })
+
+  it('is one operation per endpoint: the ?param= form of a path parameter is said on it, not a second path', async () => {
+    const operations = Object.entries(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
+    )
+    const expected = t.endpoints.map((e) => `${e.method} ${openApiPath(e.path)} ${e.name.replace(/[.-]([a-z0-9])/g, (_, c: string) => c.toUpperCase())}`)
+    expect(operations.sort()).toEqual(expected.sort())
+    let aliased = 0
+    for (const endpoint of t.endpoints) {
+      const op = doc.paths[openApiPath(endpoint.path)][endpoint.method.toLowerCase()]
+      const bare = aliasPath(endpoint)
+      if (bare === undefined) {
+        expect(op, endpoint.name).not.toHaveProperty('x-query-alias')
+        continue
+      }
+      aliased++
+      expect(op['x-query-alias'], endpoint.name).toEqual({ path: bare, parameters: [...endpoint.queryAlias!] })
+      expect(op.description, endpoint.name).toContain(`\`${endpoint.method} ${bare}?${endpoint.queryAlias!.map((n) => `${n}={${n}}`).join('&')}\``)
+      // What the description promises, the server keeps: the query form is the same endpoint.
+      if (endpoint.name.startsWith('test.') || endpoint.example === undefined) continue
+      const query = new URLSearchParams(Object.entries(endpoint.example).filter(([name]) => name !== 'body'))
+      const res = await t.json(`${bare}?${query}`)
+      expect(res.status, `${endpoint.name}: ${JSON.stringify(res.body.error)}`).toBe(200)
+      expect(res.body.meta.endpoint).toBe(endpoint.name)
+    }
+    expect(aliased).toBeGreaterThan(40)
   })
 
   // The server is the oracle: each endpoint is called with its example plus one list

@@ -79,7 +79,10 @@ describe('registry discovery', () => {
       const op = doc.paths['/api/data/shout/{word}'].get
       expect(op.operationId).toBe('dataShout')
       expect(op.parameters[0]).toMatchObject({ name: 'word', in: 'path', required: true })
-      expect(doc.paths['/api/data/shout'].get.parameters[0]).toMatchObject({ name: 'word', in: 'query', required: true })
+      // The ?word= form is the same operation, said on it: not a second path.
+      expect(doc.paths).not.toHaveProperty('/api/data/shout')
+      expect(op['x-query-alias']).toEqual({ path: '/api/data/shout', parameters: ['word'] })
+      expect(op.description).toBe('Also answers `GET /api/data/shout?word={word}`: the same operation, with `word` as query parameter.')
     } finally {
       await t.close()
     }
