@@ -105,21 +105,21 @@ describe('record endpoints against the loopback resolver', () => {
 
   it('cache TTL is the answer TTL, capped at 5 minutes', async () => {
     const res = await t.json('/api/dns/a/host.infralens.test')
-    expect(res.headers.get('cache-control')).toBe('public, max-age=300')
+    expect(res.headers.get('cache-control')).toBe('private, max-age=300')
     const nx = await t.json('/api/dns/aaaa/nope2.infralens.test')
-    expect(nx.headers.get('cache-control')).toBe('public, max-age=120')
+    expect(nx.headers.get('cache-control')).toBe('private, max-age=120')
   })
 
   it('cache TTL follows a short positive TTL, and a long one is capped', async () => {
     const short = await t.json('/api/dns/a/short.ttl.test')
     expect(short.body.data).toMatchObject({ status: 'answer', ttl: 60, records: [{ address: '192.0.2.60', ttl: 60 }] })
-    expect(short.headers.get('cache-control')).toBe('public, max-age=60')
+    expect(short.headers.get('cache-control')).toBe('private, max-age=60')
     const long = await t.json('/api/dns/a/long.ttl.test')
     expect(long.body.data).toMatchObject({ status: 'answer', ttl: 86400, records: [{ address: '192.0.2.86', ttl: 86400 }] })
-    expect(long.headers.get('cache-control')).toBe('public, max-age=300')
+    expect(long.headers.get('cache-control')).toBe('private, max-age=300')
     // lookup: the smallest TTL over all its types
-    expect((await t.json('/api/dns/lookup/short.ttl.test')).headers.get('cache-control')).toBe('public, max-age=60')
-    expect((await t.json('/api/dns/lookup/long.ttl.test')).headers.get('cache-control')).toBe('public, max-age=300')
+    expect((await t.json('/api/dns/lookup/short.ttl.test')).headers.get('cache-control')).toBe('private, max-age=60')
+    expect((await t.json('/api/dns/lookup/long.ttl.test')).headers.get('cache-control')).toBe('private, max-age=300')
   })
 
   it('bad domains are 400 with a reason', async () => {
@@ -245,7 +245,7 @@ describe('resolver faults', () => {
     const sf = await t.json('/api/dns/a/sf.infralens.test')
     expect(sf.status).toBe(200)
     expect(sf.body.data).toMatchObject({ rcode: 'SERVFAIL', status: 'servfail', records: [] })
-    expect(sf.headers.get('cache-control')).toBe('public, max-age=30')
+    expect(sf.headers.get('cache-control')).toBe('private, max-age=30')
     dns.resolver.setFault({ kind: 'refused' })
     const rf = await t.json('/api/dns/a/rf.infralens.test')
     expect(rf.status).toBe(502)
@@ -262,6 +262,6 @@ describe('resolver faults', () => {
     expect(types.A.error).toMatch(/DNS lookup of mx1.infralens.test failed/)
     expect(types.MX).toMatchObject({ status: 'nodata' })
     // a degraded answer is cached briefly only
-    expect(res.headers.get('cache-control')).toBe('public, max-age=30')
+    expect(res.headers.get('cache-control')).toBe('private, max-age=30')
   })
 })

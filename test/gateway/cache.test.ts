@@ -13,7 +13,7 @@ describe('cache', () => {
     const first = await t.json('/api/test/cached/abc')
     expect(first.body.meta.cache).toBe('miss')
     expect(first.body.data).toEqual({ key: 'abc', call: 1 })
-    expect(first.headers.get('cache-control')).toBe('public, max-age=60')
+    expect(first.headers.get('cache-control')).toBe('private, max-age=60')
     const second = await t.json('/api/test/cached/abc')
     expect(second.body.meta.cache).toBe('hit')
     expect(second.body.data).toEqual({ key: 'abc', call: 1 })
@@ -49,9 +49,9 @@ describe('cache', () => {
 
   it('a resolver can lower the TTL, never raise it', async () => {
     const low = await t.json('/api/test/cached/short?ttl=5')
-    expect(low.headers.get('cache-control')).toBe('public, max-age=5')
+    expect(low.headers.get('cache-control')).toBe('private, max-age=5')
     const high = await t.json('/api/test/cached/long?ttl=600')
-    expect(high.headers.get('cache-control')).toBe('public, max-age=60')
+    expect(high.headers.get('cache-control')).toBe('private, max-age=60')
   })
 
   it('TTL 0 from the resolver means not cached', async () => {
@@ -89,7 +89,7 @@ describe('cache', () => {
     expect(res.body.data).toEqual({ key: 'stale', call: 1 })
     expect(res.body.meta.cache).toBe('hit')
     expect(res.body.meta.stale).toEqual({ reason: 'The fake upstream did not answer in time.', expired_at: expect.any(String) })
-    expect(res.headers.get('cache-control')).toBe('max-age=0, must-revalidate')
+    expect(res.headers.get('cache-control')).toBe('private, max-age=0, must-revalidate')
     // never seen before: nothing stale to give, so the 502 stands
     expect((await t.json('/api/test/cached/never-seen')).status).toBe(502)
     t.toggles.upstreamDown = false
