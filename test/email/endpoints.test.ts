@@ -122,7 +122,7 @@ describe('SPF endpoint', () => {
 
   it('caches for the smallest TTL of the answers it used', async () => {
     const res = await t.json('/api/email/spf/mail.test?ip=192.0.2.9')
-    expect(res.headers.get('cache-control')).toBe('public, max-age=60')
+    expect(res.headers.get('cache-control')).toBe('private, max-age=60')
   })
 
   it('the tree is the CSV rows', async () => {
