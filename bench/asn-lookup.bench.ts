@@ -1,9 +1,9 @@
 import { loadCountryDatabase } from '../plugins/network/asn-db/country-database.ts'
 import { loadAsnDatabase } from '../plugins/network/asn-db/load-asn-database.ts'
 import { packagedIpDataFiles } from '../plugins/network/ip-data-files.ts'
-import { formatIpv4Number, formatIpv6 } from '../plugins/network/ip/format.ts'
-import { scanIpv4 } from '../plugins/network/ip/parse-ipv4.ts'
-import { parseIp } from '../plugins/network/ip/parse.ts'
+import { formatIpv4Number, formatIpv6 } from '../runtime/ip/format.ts'
+import { scanIpv4 } from '../runtime/ip/parse-ipv4.ts'
+import { parseIp } from '../runtime/ip/parse.ts'
 import { random } from './random-prefixes.ts'
 
 // node --expose-gc --import tsx bench/asn-lookup.bench.ts [--rounds 5] [--n 1000000]

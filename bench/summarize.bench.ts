@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Bench } from 'tinybench'
-import { summarize } from '../plugins/network/ip/summarize.ts'
+import { summarize } from '../plugins/network/cidr/summarize.ts'
 import { randomIpv6Prefixes, randomPrefixes } from './random-prefixes.ts'
 
 // npx tsx bench/summarize.bench.ts [--rounds 5] [--seed 20261122] [--no-python]

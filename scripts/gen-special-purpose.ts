@@ -1,5 +1,5 @@
 /**
- * Regenerates the IANA data modules of plugins/network/ip/ from the registry XML:
+ * Regenerates the IANA data modules of runtime/ip/ from the registry XML:
  *
  *   special-purpose-data.ts  <- iana-ipv4-special-registry.xml, iana-ipv6-special-registry.xml
  *   address-space-data.ts    <- ipv4-address-space.xml, ipv6-address-space.xml
@@ -16,9 +16,9 @@ import { XMLParser } from 'fast-xml-parser'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { formatCidr } from '../plugins/network/ip/format.ts'
-import type { IpVersion } from '../plugins/network/ip/ip-types.ts'
-import { parseCidr } from '../plugins/network/ip/parse-cidr.ts'
+import { formatCidr } from '../runtime/ip/format.ts'
+import type { IpVersion } from '../runtime/ip/ip-types.ts'
+import { parseCidr } from '../runtime/ip/parse-cidr.ts'
 import type {
   AddressSpaceRegistry,
   Ipv4AddressSpaceEntry,
@@ -27,10 +27,10 @@ import type {
   SpecialPurposeClass,
   SpecialPurposeEntry,
   SpecialPurposeRegistry,
-} from '../plugins/network/ip/special-purpose-types.ts'
+} from '../runtime/ip/special-purpose-types.ts'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const OUT_DIR = join(ROOT, 'plugins/network/ip')
+const OUT_DIR = join(ROOT, 'runtime/ip')
 const IANA = 'https://www.iana.org/assignments'
 
 /**

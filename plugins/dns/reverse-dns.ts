@@ -1,7 +1,7 @@
 import type { DnsClient } from '../../runtime/net/dns/dns-client.ts'
-import { parseIp } from '../../plugins/network/ip/parse.ts'
-import { reversePointer } from '../../plugins/network/ip/reverse-pointer.ts'
-import { formatIp } from '../../plugins/network/ip/format.ts'
+import { parseIp } from '../../runtime/ip/parse.ts'
+import { reversePointer } from '../../runtime/ip/reverse-pointer.ts'
+import { formatIp } from '../../runtime/ip/format.ts'
 import type { RecordsAnswer } from './resolve-records.ts'
 import { resolveRecords } from './resolve-records.ts'
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { AddressClassification, SpecialPurposeMatch } from './ip/special-purpose.ts'
+import type { AddressClassification, SpecialPurposeMatch } from '../../runtime/ip/special-purpose.ts'
 import type { ClassificationData, SpecialPurposeData } from './network-data.ts'
 
 // The IP library's registry shapes in the API's snake_case.

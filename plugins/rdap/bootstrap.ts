@@ -1,6 +1,6 @@
-import type { IpAddress, IpVersion } from '../network/ip/ip-types.ts'
-import { BITS } from '../network/ip/ip-types.ts'
-import { parseCidr } from '../network/ip/parse-cidr.ts'
+import type { IpAddress, IpVersion } from '../../runtime/ip/ip-types.ts'
+import { BITS } from '../../runtime/ip/ip-types.ts'
+import { parseCidr } from '../../runtime/ip/parse-cidr.ts'
 import { arr, obj, str, strings } from './raw.ts'
 
 // IANA RDAP bootstrap registries (RFC 9224): which RDAP server answers for a TLD,

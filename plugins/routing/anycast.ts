@@ -1,6 +1,6 @@
-import type { Cidr, IpAddress } from '../network/ip/ip-types.ts'
-import { parseCidr } from '../network/ip/parse-cidr.ts'
-import { prefixMask } from '../network/ip/bits.ts'
+import type { Cidr, IpAddress } from '../../runtime/ip/ip-types.ts'
+import { parseCidr } from '../../runtime/ip/parse-cidr.ts'
+import { prefixMask } from '../../runtime/ip/bits.ts'
 import type { AnycastEntry } from './anycast-data.ts'
 import { ANYCAST_PREFIXES } from './anycast-data.ts'
 

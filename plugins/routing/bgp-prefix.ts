@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { formatCidr } from '../network/ip/format.ts'
+import { formatCidr } from '../../runtime/ip/format.ts'
 import { messagesOf } from './messages.ts'
 import { contains, sameBlock } from './ripestat/clean.ts'
 import { readPrefixOverview, readRoutingStatus } from './ripestat/data-calls.ts'

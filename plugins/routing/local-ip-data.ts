@@ -1,7 +1,7 @@
-import { embeddedIpv4 } from '../network/ip/embedded-ipv4.ts'
-import { formatIp } from '../network/ip/format.ts'
-import type { IpAddress } from '../network/ip/ip-types.ts'
-import { parseIp } from '../network/ip/parse.ts'
+import { embeddedIpv4 } from '../../runtime/ip/embedded-ipv4.ts'
+import { formatIp } from '../../runtime/ip/format.ts'
+import type { IpAddress } from '../../runtime/ip/ip-types.ts'
+import { parseIp } from '../../runtime/ip/parse.ts'
 import type { IpDataSets } from '../network/ip-data.ts'
 
 // The offline IP -> ASN / country data of plugins/network (asn-db,

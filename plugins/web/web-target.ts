@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { normalizeDomain } from '../../runtime/params/domain.ts'
-import { formatIp } from '../network/ip/format.ts'
-import { parseIp } from '../network/ip/parse.ts'
+import { formatIp } from '../../runtime/ip/format.ts'
+import { parseIp } from '../../runtime/ip/parse.ts'
 
 // What a caller may name as a web target: "example.com", "example.com:8443",
 // "[2001:db8::1]:8080", or a URL ("http://example.com/path"). A URL's scheme is

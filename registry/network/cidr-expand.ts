@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { queryInt } from '../../runtime/params.ts'
 import { BlockOffsetParam, CidrParam } from '../../runtime/params/cidr.ts'
-import { EXPAND_DEFAULT_LIMIT, EXPAND_MAX_LIMIT } from '../../plugins/network/ip/expand.ts'
+import { EXPAND_DEFAULT_LIMIT, EXPAND_MAX_LIMIT } from '../../plugins/network/cidr/expand.ts'
 import { CidrExpandData } from '../../plugins/network/network-data.ts'
 
 export default defineEndpoint({

@@ -1,8 +1,8 @@
-import { bogonCheck } from '../../plugins/network/ip/bogon.ts'
-import { embeddedIpv4 } from '../../plugins/network/ip/embedded-ipv4.ts'
-import { formatIp } from '../../plugins/network/ip/format.ts'
-import type { IpAddress } from '../../plugins/network/ip/ip-types.ts'
-import { parseIp } from '../../plugins/network/ip/parse.ts'
+import { bogonCheck } from '../ip/bogon.ts'
+import { embeddedIpv4 } from '../ip/embedded-ipv4.ts'
+import { formatIp } from '../ip/format.ts'
+import type { IpAddress } from '../ip/ip-types.ts'
+import { parseIp } from '../ip/parse.ts'
 
 // Which addresses the service may open a connection to. Everything that is not
 // globally reachable by the IANA registries is refused: private, loopback,

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { formatAddress } from '../../plugins/network/ip/format.ts'
-import { parseCidr } from '../../plugins/network/ip/parse-cidr.ts'
+import { formatAddress } from '../ip/format.ts'
+import { parseCidr } from '../ip/parse-cidr.ts'
 
 /**
  * A CIDR block parameter, IPv4 or IPv6 (`10.1.2.3/8`, `2001:db8::/32`), checked by

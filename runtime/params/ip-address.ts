@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { formatIp } from '../../plugins/network/ip/format.ts'
-import { parseIp } from '../../plugins/network/ip/parse.ts'
+import { formatIp } from '../ip/format.ts'
+import { parseIp } from '../ip/parse.ts'
 
 /**
  * An IP address parameter: strict dotted-quad IPv4 (no 127.1, 0x7f.0.0.1 or

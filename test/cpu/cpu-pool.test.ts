@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { randomPrefixes } from '../../bench/random-prefixes.ts'
-import { summarize } from '../../plugins/network/ip/summarize.ts'
+import { summarize } from '../../plugins/network/cidr/summarize.ts'
 import { presentSummary } from '../../plugins/network/present-cidr.ts'
 import type { TestApp } from '../support/app.ts'
 import { startTestApp } from '../support/app.ts'

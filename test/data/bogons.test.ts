@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bogonCheck } from '../../plugins/network/ip/bogon.ts'
-import { hostMask } from '../../plugins/network/ip/bits.ts'
-import { parseCidr } from '../../plugins/network/ip/parse-cidr.ts'
+import { bogonCheck } from '../../runtime/ip/bogon.ts'
+import { hostMask } from '../../runtime/ip/bits.ts'
+import { parseCidr } from '../../runtime/ip/parse-cidr.ts'
 import type { TestApp } from '../support/app.ts'
 import { startTestApp } from '../support/app.ts'
 

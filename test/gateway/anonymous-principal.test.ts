@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import ipaddr from 'ipaddr.js'
 import { describe, expect, it } from 'vitest'
-import { formatIpv6 } from '../../plugins/network/ip/format.ts'
-import { parseIp } from '../../plugins/network/ip/parse.ts'
+import { formatIpv6 } from '../../runtime/ip/format.ts'
+import { parseIp } from '../../runtime/ip/parse.ts'
 import { anonymousPrincipal, ipv6Prefix64 } from '../../runtime/client-ip.ts'
 import { ipv6Text, ipLikeText, uint32, v4 } from '../network/arbitraries.ts'
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
-import { parseCidr } from '../../plugins/network/ip/parse-cidr.ts'
-import { parseIp } from '../../plugins/network/ip/parse.ts'
-import type { Cidr, IpAddress } from '../../plugins/network/ip/ip-types.ts'
+import { parseCidr } from '../../runtime/ip/parse-cidr.ts'
+import { parseIp } from '../../runtime/ip/parse.ts'
+import type { Cidr, IpAddress } from '../../runtime/ip/ip-types.ts'
 
 export const uint32 = fc.integer({ min: 0, max: 0xffffffff })
 export const uint128 = fc.bigInt({ min: 0n, max: (1n << 128n) - 1n })

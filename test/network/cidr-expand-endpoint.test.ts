@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { formatIpv4Number, formatIpv6 } from '../../plugins/network/ip/format.ts'
+import { formatIpv4Number, formatIpv6 } from '../../runtime/ip/format.ts'
 import type { TestApp } from '../support/app.ts'
 import { startTestApp } from '../support/app.ts'
 

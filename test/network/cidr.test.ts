@@ -1,11 +1,11 @@
 import fc from 'fast-check'
 import ipaddr from 'ipaddr.js'
 import { describe, expect, it } from 'vitest'
-import { analyzeCidr } from '../../plugins/network/ip/analyze.ts'
-import { EXPAND_MAX_LIMIT, expandCidr } from '../../plugins/network/ip/expand.ts'
-import type { Cidr, IpVersion } from '../../plugins/network/ip/ip-types.ts'
-import { parseCidr } from '../../plugins/network/ip/parse-cidr.ts'
-import { parseIp } from '../../plugins/network/ip/parse.ts'
+import { analyzeCidr } from '../../plugins/network/cidr/analyze.ts'
+import { EXPAND_MAX_LIMIT, expandCidr } from '../../plugins/network/cidr/expand.ts'
+import type { Cidr, IpVersion } from '../../runtime/ip/ip-types.ts'
+import { parseCidr } from '../../runtime/ip/parse-cidr.ts'
+import { parseIp } from '../../runtime/ip/parse.ts'
 import { anyIpv6, mustCidr, uint32 } from './arbitraries.ts'
 
 describe('parseCidr', () => {

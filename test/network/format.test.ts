@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import ipaddr from 'ipaddr.js'
 import { describe, expect, it } from 'vitest'
-import { embeddedIpv4, toIpv4Mapped } from '../../plugins/network/ip/embedded-ipv4.ts'
+import { embeddedIpv4, toIpv4Mapped } from '../../runtime/ip/embedded-ipv4.ts'
 import {
   formatCidr,
   formatIp,
@@ -10,9 +10,9 @@ import {
   toBinary,
   toDecimal,
   toHex,
-} from '../../plugins/network/ip/format.ts'
-import { parseIp } from '../../plugins/network/ip/parse.ts'
-import { reversePointer } from '../../plugins/network/ip/reverse-pointer.ts'
+} from '../../runtime/ip/format.ts'
+import { parseIp } from '../../runtime/ip/parse.ts'
+import { reversePointer } from '../../runtime/ip/reverse-pointer.ts'
 import { anyIpv6, ipv6Text, mustCidr, mustIp, uint32, v4 } from './arbitraries.ts'
 
 describe('RFC 5952 section 4 compression', () => {

@@ -1,9 +1,9 @@
 import fc from 'fast-check'
 import { isIPv4, isIPv6 } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { formatIpv6 } from '../../plugins/network/ip/format.ts'
-import { parseIp } from '../../plugins/network/ip/parse.ts'
-import { explainIpv4, scanIpv4 } from '../../plugins/network/ip/parse-ipv4.ts'
+import { formatIpv6 } from '../../runtime/ip/format.ts'
+import { parseIp } from '../../runtime/ip/parse.ts'
+import { explainIpv4, scanIpv4 } from '../../runtime/ip/parse-ipv4.ts'
 import { ipLikeText, ipv6Text, uint32, v4 } from './arbitraries.ts'
 
 function reasonOf(text: string): string {

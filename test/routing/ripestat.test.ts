@@ -1,7 +1,7 @@
 import pino from 'pino'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createGuardedNetwork } from '../../runtime/net/guarded-network.ts'
-import { parseCidr } from '../../plugins/network/ip/parse-cidr.ts'
+import { parseCidr } from '../../runtime/ip/parse-cidr.ts'
 import {
   readAnnouncedPrefixes,
   readAsOverview,

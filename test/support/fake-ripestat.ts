@@ -14,10 +14,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { join } from 'node:path'
 import { ROOT } from '../../runtime/app.ts'
-import { prefixMask } from '../../plugins/network/ip/bits.ts'
-import { formatCidr } from '../../plugins/network/ip/format.ts'
-import type { Cidr } from '../../plugins/network/ip/ip-types.ts'
-import { parseCidr } from '../../plugins/network/ip/parse-cidr.ts'
+import { prefixMask } from '../../runtime/ip/bits.ts'
+import { formatCidr } from '../../runtime/ip/format.ts'
+import type { Cidr } from '../../runtime/ip/ip-types.ts'
+import { parseCidr } from '../../runtime/ip/parse-cidr.ts'
 
 export const RIPESTAT_FIXTURES = join(ROOT, 'test', 'fixtures', 'ripestat')
 

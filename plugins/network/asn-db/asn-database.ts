@@ -1,5 +1,5 @@
-import { formatIpv4Number, formatIpv6 } from '../ip/format.ts'
-import type { IpAddress } from '../ip/ip-types.ts'
+import { formatIpv4Number, formatIpv6 } from '../../../runtime/ip/format.ts'
+import type { IpAddress } from '../../../runtime/ip/ip-types.ts'
 import type { Ipv4Ranges } from './ipv4-ranges.ts'
 import type { OrgNames } from './org-table.ts'
 import { STRIDE, findIpv4 } from './ipv4-ranges.ts'

@@ -1,7 +1,7 @@
-import { blockSize, hostMask, prefixMask, toBitString } from './bits.ts'
-import { formatAddress } from './format.ts'
-import type { Cidr, IpVersion } from './ip-types.ts'
-import { BITS } from './ip-types.ts'
+import { blockSize, hostMask, prefixMask, toBitString } from '../../../runtime/ip/bits.ts'
+import { formatAddress } from '../../../runtime/ip/format.ts'
+import type { Cidr, IpVersion } from '../../../runtime/ip/ip-types.ts'
+import { BITS } from '../../../runtime/ip/ip-types.ts'
 
 /**
  * How many addresses of a block can be given to hosts, and which ones:

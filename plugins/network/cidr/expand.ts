@@ -1,7 +1,7 @@
-import { blockSize } from './bits.ts'
-import { formatIpv4Number, formatIpv6 } from './format.ts'
-import type { Cidr, IpResult, IpVersion } from './ip-types.ts'
-import { fail, ok } from './ip-types.ts'
+import { blockSize } from '../../../runtime/ip/bits.ts'
+import { formatIpv4Number, formatIpv6 } from '../../../runtime/ip/format.ts'
+import type { Cidr, IpResult, IpVersion } from '../../../runtime/ip/ip-types.ts'
+import { fail, ok } from '../../../runtime/ip/ip-types.ts'
 
 /** Page sizes of DESIGN.md "Bounds": cidr/expand pages 256 by default, at most 4096. */
 export const EXPAND_DEFAULT_LIMIT = 256

@@ -1,6 +1,6 @@
-import { ipv6Groups } from './format.ts'
-import { scanIpv6 } from './parse-ipv6.ts'
-import { rangeToCidrs } from './range-to-cidrs.ts'
+import { ipv6Groups } from '../../../runtime/ip/format.ts'
+import { scanIpv6 } from '../../../runtime/ip/parse-ipv6.ts'
+import { rangeToCidrs } from '../../../runtime/ip/range-to-cidrs.ts'
 import { byteWorkspace } from './workspace.ts'
 
 /**

@@ -1,5 +1,5 @@
-import { parseCidr } from './parse-cidr.ts'
-import { scanIpv4 } from './parse-ipv4.ts'
+import { parseCidr } from '../../../runtime/ip/parse-cidr.ts'
+import { scanIpv4 } from '../../../runtime/ip/parse-ipv4.ts'
 import { IPV4_MASK, IPV4_SIZE, ipv4RangesToCidrs, mergeIpv4Ranges } from './summarize-ipv4.ts'
 import { Ipv6Ranges, scanIpv6Block, summarizeIpv6 } from './summarize-ipv6.ts'
 import { rangeWorkspace } from './workspace.ts'

@@ -1,7 +1,7 @@
-import { prefixMask } from '../../network/ip/bits.ts'
-import { formatCidr } from '../../network/ip/format.ts'
-import type { Cidr } from '../../network/ip/ip-types.ts'
-import { parseCidr } from '../../network/ip/parse-cidr.ts'
+import { prefixMask } from '../../../runtime/ip/bits.ts'
+import { formatCidr } from '../../../runtime/ip/format.ts'
+import type { Cidr } from '../../../runtime/ip/ip-types.ts'
+import { parseCidr } from '../../../runtime/ip/parse-cidr.ts'
 import { parseAsn } from '../../rdap/asn-param.ts'
 
 // RIPEstat's answers are other people's data: every prefix is parsed again with

@@ -1,4 +1,4 @@
-import type { Cidr } from '../../network/ip/ip-types.ts'
+import type { Cidr } from '../../../runtime/ip/ip-types.ts'
 import type { RawObject } from '../../rdap/raw.ts'
 import { bool, int, obj, objects, str, strings } from '../../rdap/raw.ts'
 import type { CleanPrefix } from './clean.ts'

@@ -1,6 +1,6 @@
-import { formatIpv4Number, formatIpv6Groups } from '../../network/ip/format.ts'
-import { scanIpv4 } from '../../network/ip/parse-ipv4.ts'
-import { scanIpv6 } from '../../network/ip/parse-ipv6.ts'
+import { formatIpv4Number, formatIpv6Groups } from '../../../runtime/ip/format.ts'
+import { scanIpv4 } from '../../../runtime/ip/parse-ipv4.ts'
+import { scanIpv6 } from '../../../runtime/ip/parse-ipv6.ts'
 
 // Prefix text <-> 32-bit words, allocation-free on the success path: the VRP
 // loader reads half a million prefixes with this and the validator's string API
