@@ -14,6 +14,7 @@ import tls from 'node:tls'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { TestCa } from '../support/certs.ts'
 import { createTestCa } from '../support/certs.ts'
+import { fenceRefusals } from '../support/loopback-rule.ts'
 
 // The fence (test/support/loopback-only.ts, loaded by vitest before this file)
 // against every client the project has. The addresses are documentation ranges
@@ -285,5 +286,27 @@ describe('loopback still works', () => {
     } finally {
       client.close()
     }
+  })
+})
+
+describe('the refusal count (fenceRefusals)', () => {
+  it('counts every refusal, the ones the caller swallows too, and names the last targets', async () => {
+    const before = fenceRefusals.count
+    expect((await refusal(() => net.connect({ host: '192.0.2.1', port: 9 }))).message).toMatch(FENCE)
+    // a client that turns the refusal into its own error (as the service turns it into a 502)
+    await fetch('https://[2001:db8::1]/').catch(() => {})
+    expect(fenceRefusals.count).toBe(before + 2)
+    expect(fenceRefusals.recent.slice(-2).join(' ')).toMatch(/192\.0\.2\.1:9 .*2001:db8::1/)
+  })
+
+  it('lets loopback through without counting', async () => {
+    const server = net.createServer((s) => s.end())
+    server.listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    const before = fenceRefusals.count
+    const socket = net.connect(port(server), '127.0.0.1')
+    await once(socket, 'close')
+    server.close()
+    expect(fenceRefusals.count).toBe(before)
   })
 })

@@ -62,7 +62,8 @@ export async function startFakeCrtsh(options: { host?: string } = {}): Promise<F
     const key = q.toLowerCase().replace(/^%\./, '')
     const served = extra.get(q.toLowerCase())
     if (served !== undefined) return served
-    const file = CRTSH_FIXTURES[key]
+    // Own keys only: a query for "constructor" is a name like any other, not Object.
+    const file = Object.hasOwn(CRTSH_FIXTURES, key) ? CRTSH_FIXTURES[key] : undefined
     return file ? readFileSync(join(CT_FIXTURES, file), 'utf8') : '[]'
   }
 

@@ -28,7 +28,18 @@ export class LoopbackFenceError extends Error {
   readonly code = 'ELOOPBACKFENCE'
 }
 
+/**
+ * Every refusal in this process so far, whether or not the code that met it let
+ * the error surface (a service turns a refused connect into a 502 like any
+ * other): `count`, and the last few targets. A test that must stay on the box by
+ * itself, not by the fence (test/hardening/fuzz-*.test.ts), asserts it stays 0.
+ */
+export const fenceRefusals: { count: number; recent: string[] } = { count: 0, recent: [] }
+
 /** The fence's error; its message names the fence so a test failure points here. */
 export function fenceError(what: string): LoopbackFenceError {
+  fenceRefusals.count++
+  fenceRefusals.recent.push(what)
+  if (fenceRefusals.recent.length > 20) fenceRefusals.recent.shift()
   return new LoopbackFenceError(`test tried to reach ${what} — tests may only use loopback (test/support/loopback-only.ts)`)
 }
