@@ -17,36 +17,48 @@ import { hash } from 'node:crypto'
 // the same bytes for every caller: they get a strong tag over those bytes, one
 // per content coding (static-document.ts).
 
-/** Digests of data objects by identity: cached data goes out again unchanged, and is hashed once. */
-const digests = new WeakMap<object, string>()
+/**
+ * Per data object (by identity: cached data goes out again unchanged), its digest
+ * and the tags already made from it: a cache hit costs a map lookup, not a hash.
+ */
+interface Known {
+  digest: string
+  tags: Map<string, string>
+}
+const known = new WeakMap<object, Known>()
+/** Tags kept per data object: its targets (format, fields, pages...) times tiers. */
+const MAX_TAGS = 64
 
 function digest(text: string): string {
   // sha1 for speed, not secrecy: 128 of its bits make an accidental match impossible in practice.
   return hash('sha1', text, 'base64url').slice(0, 22)
 }
 
-function dataDigest(data: unknown): string | undefined {
-  if (typeof data !== 'object' || data === null) {
-    const json = JSON.stringify(data) as string | undefined
-    return json === undefined ? undefined : digest(json)
-  }
-  let known = digests.get(data)
-  if (known === undefined) {
-    known = digest(JSON.stringify(data))
-    digests.set(data, known)
-  }
-  return known
-}
+const tagOf = (dataDigest: string, key: string): string => `W/"${digest(`${dataDigest}\n${key}`)}"`
 
 /** The weak tag of an enveloped answer; undefined when the data cannot be read as JSON (then no tag at all). */
 export function weakTag(data: unknown, tier: string, target: string): string | undefined {
-  let of: string | undefined
+  const key = `${tier}\n${target}`
   try {
-    of = dataDigest(data)
+    if (typeof data !== 'object' || data === null) {
+      const json = JSON.stringify(data) as string | undefined
+      return json === undefined ? undefined : tagOf(digest(json), key)
+    }
+    let entry = known.get(data)
+    if (entry === undefined) {
+      entry = { digest: digest(JSON.stringify(data)), tags: new Map() }
+      known.set(data, entry)
+    }
+    let tag = entry.tags.get(key)
+    if (tag === undefined) {
+      tag = tagOf(entry.digest, key)
+      if (entry.tags.size < MAX_TAGS) entry.tags.set(key, tag)
+    }
+    return tag
   } catch {
+    // BigInt, a cycle: not JSON, so not tagged.
     return undefined
   }
-  return of === undefined ? undefined : `W/"${digest(`${of}\n${tier}\n${target}`)}"`
 }
 
 /** A strong tag over exact bytes; `suffix` tells apart the content codings of one document. */

@@ -2,7 +2,6 @@ import { promisify } from 'node:util'
 import type { BrotliOptions, ZlibOptions } from 'node:zlib'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { Coding } from './content-coding.ts'
-import { MIN_BYTES } from './content-coding.ts'
 import { strongTag } from './entity-tag.ts'
 
 // A document that is the same bytes for every request (an envelope-less answer of
@@ -34,11 +33,6 @@ export class StaticDocument {
   ) {
     this.bytes = new TextEncoder().encode(body) as Bytes
     this.#tag = strongTag(this.bytes)
-  }
-
-  /** Worth compressing at all (the docs page is, barely; a tiny document is not). */
-  get compressible(): boolean {
-    return this.bytes.byteLength >= MIN_BYTES
   }
 
   /**
