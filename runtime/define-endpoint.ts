@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import type { Duration } from './duration.ts'
+import type { DnsTypeName } from './net/dns/dns-types.ts'
 
 export const TAGS = ['network', 'dns', 'domain', 'email', 'tls', 'web', 'security', 'utilities', 'data', 'flagship', 'meta'] as const
 export type Tag = (typeof TAGS)[number]
@@ -59,6 +60,11 @@ export interface EndpointDescriptor<P extends z.ZodObject = z.ZodObject, D exten
    * answers 503.
    */
   offload?: true
+  /**
+   * The one DNS record type the endpoint asks for (the /api/dns/<type> family):
+   * the plugin that answers reads it here, never out of the name or the path.
+   */
+  dnsType?: DnsTypeName
   /** Rate-limit weight; 0 reports the limit without spending from it. */
   cost: number
   /** Dotted paths of the arrays in data that sort/order/limit/offset act on. */

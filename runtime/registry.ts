@@ -1,4 +1,4 @@
-import { relative } from 'node:path'
+import { relative, sep } from 'node:path'
 import type { AnyEndpoint } from './define-endpoint.ts'
 import { TAGS } from './define-endpoint.ts'
 import { importDefault, listModules } from './discover.ts'
@@ -64,13 +64,22 @@ function check(endpoint: AnyEndpoint, where: string): void {
   aliasPath(endpoint)
 }
 
+/**
+ * The folder of what a tag's descriptors share (registry/<tag>/schemas/: data
+ * schemas, params, finding ids, constants of the contract): imported by
+ * descriptors, never descriptors themselves, so the loader skips it.
+ */
+export const SCHEMAS_FOLDER = 'schemas'
+
+const isDescriptorFile = (dir: string) => (file: string) => !relative(dir, file).split(sep).includes(SCHEMAS_FOLDER)
+
 /** Imports every descriptor file under the given directories and checks them as a set. */
 export async function loadRegistry(dirs: readonly string[]): Promise<AnyEndpoint[]> {
   const endpoints: AnyEndpoint[] = []
   const byName = new Map<string, string>()
   const byRoute = new Map<string, string>()
   for (const dir of dirs) {
-    for (const file of await listModules(dir)) {
+    for (const file of await listModules(dir, isDescriptorFile(dir))) {
       const where = relative(process.cwd(), file)
       const descriptor = await importDefault(file)
       if (!isDescriptor(descriptor)) throw new RegistryError(`${where}: default export is not an endpoint descriptor (use defineEndpoint)`)

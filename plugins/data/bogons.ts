@@ -7,7 +7,7 @@ import { parseCidr } from '../../runtime/ip/parse-cidr.ts'
 import { rangeToCidrs } from '../../runtime/ip/range-to-cidrs.ts'
 import { IPV4_SPECIAL_PURPOSE, IPV6_SPECIAL_PURPOSE } from '../../runtime/ip/special-purpose-data.ts'
 import type { SpecialPurposeEntry } from '../../runtime/ip/special-purpose-types.ts'
-import type { BogonsData } from './data-schemas.ts'
+import type { BogonsData } from '../../registry/data/schemas/data-schemas.ts'
 
 type Row = z.input<typeof BogonsData>['prefixes'][number]
 

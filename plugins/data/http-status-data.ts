@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http'
 import type { z } from 'zod'
-import type { HttpStatusCodesData } from './data-schemas.ts'
+import type { HttpStatusCodesData } from '../../registry/data/schemas/data-schemas.ts'
 
 // IANA "Hypertext Transfer Protocol (HTTP) Status Code Registry"
 // (https://www.iana.org/assignments/http-status-codes/http-status-codes.xhtml),

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { z } from 'zod'
-import type { PortsData, SourceData } from './data-schemas.ts'
+import type { PortsData, SourceData } from '../../registry/data/schemas/data-schemas.ts'
 
 type PortRow = z.input<typeof PortsData>['ports'][number]
 

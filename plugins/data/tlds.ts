@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { domainToASCII, domainToUnicode } from 'node:url'
 import type { z } from 'zod'
-import type { TldsData } from './data-schemas.ts'
+import type { TldsData } from '../../registry/data/schemas/data-schemas.ts'
 import { GENERIC_RESTRICTED, IDN_CCTLDS, INFRASTRUCTURE, SPECIAL_USE, SPONSORED, TEST_TLDS } from './tld-categories.ts'
 
 type TldRow = z.input<typeof TldsData>['tlds'][number]

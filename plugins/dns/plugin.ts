@@ -28,7 +28,9 @@ export default definePlugin({
     const dns = api.dns
 
     for (const endpoint of [a, aaaa, mx, txt, ns, cname]) {
-      const type = endpoint.name.split('.')[1]!.toUpperCase()
+      const type = endpoint.dnsType
+      // Start-up fails on a record descriptor that does not say which type it asks for.
+      if (type === undefined) throw new Error(`${endpoint.name}: a DNS record endpoint needs \`dnsType\` in its descriptor`)
       api.resolve(endpoint, async ({ domain }, ctx) => {
         const { raw: _raw, ...answer } = await resolveRecords(dns, domain, type, ctx.signal)
         ctx.lowerTtl(cacheTtlOf(answer))

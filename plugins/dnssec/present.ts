@@ -5,7 +5,7 @@ import type { DnsRecord, Nsec3Record, NsecRecord } from '../../runtime/net/dns/d
 import { presentRecord } from '../dns/present-record.ts'
 import { algorithmName, algorithmSupported, digestName, digestSupported } from './algorithms.ts'
 import type { DenialReport, ZoneLink } from './chain-types.ts'
-import type { DnssecData } from './dnssec-data.ts'
+import type { DnssecData } from '../../registry/dns/schemas/dnssec-data.ts'
 import { dsMatchesKey } from './ds-digest.ts'
 import { findingsOf, uniqueLinks } from './findings.ts'
 import { keySizeOf } from './public-key.ts'

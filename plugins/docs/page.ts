@@ -1,12 +1,18 @@
-// The API reference page: Scalar's API reference rendering /api/openapi.json.
-// Everything it loads comes from this service (the bundle at /api/docs/scalar.js,
-// the document at /api/openapi.json); the Content-Security-Policy below makes the
-// browser refuse anything else, so the page never reaches out to a CDN, a font
-// host or Scalar's proxy.
+// The API reference page: Scalar's API reference rendering the OpenAPI document.
+// Everything it loads comes from this service (the bundle, the document: their
+// paths are their descriptors', registry/meta/); the Content-Security-Policy
+// below makes the browser refuse anything else, so the page never reaches out to
+// a CDN, a font host or Scalar's proxy.
 
-export const DOCS_PATH = '/api/docs'
-export const SCRIPT_PATH = '/api/docs/scalar.js'
-export const OPENAPI_PATH = '/api/openapi.json'
+/** Where the page finds what it links to: the paths of those endpoints' descriptors. */
+export interface DocsPagePaths {
+  /** The Scalar bundle (meta.docs-script). */
+  script: string
+  /** The OpenAPI document (meta.openapi). */
+  document: string
+  /** The endpoint list, for browsers without JavaScript (meta.endpoints). */
+  endpoints: string
+}
 
 /** Scalar's configuration (https://github.com/scalar/scalar, ApiReferenceConfiguration). */
 export const SCALAR_CONFIGURATION = {
@@ -44,7 +50,7 @@ const CSP = [
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 
 /** The page. `scriptVersion` goes into the script URL so a new bundle is not answered from a browser's cache. */
-export function docsPage(scriptVersion: string): string {
+export function docsPage(scriptVersion: string, paths: DocsPagePaths): string {
   const configuration = escapeAttribute(JSON.stringify(SCALAR_CONFIGURATION))
   return `<!doctype html>
 <html lang="en">
@@ -55,9 +61,9 @@ export function docsPage(scriptVersion: string): string {
 <title>infralens API reference</title>
 </head>
 <body>
-<noscript>The API reference needs JavaScript. The OpenAPI document is at <a href="${OPENAPI_PATH}">${OPENAPI_PATH}</a>, and <a href="/api/endpoints">/api/endpoints</a> lists every endpoint.</noscript>
-<script id="api-reference" data-url="${OPENAPI_PATH}" data-configuration="${configuration}"></script>
-<script src="${SCRIPT_PATH}?v=${encodeURIComponent(scriptVersion)}"></script>
+<noscript>The API reference needs JavaScript. The OpenAPI document is at <a href="${paths.document}">${paths.document}</a>, and <a href="${paths.endpoints}">${paths.endpoints}</a> lists every endpoint.</noscript>
+<script id="api-reference" data-url="${paths.document}" data-configuration="${configuration}"></script>
+<script src="${paths.script}?v=${encodeURIComponent(scriptVersion)}"></script>
 </body>
 </html>
 `

@@ -4,6 +4,8 @@ import { dirname, join } from 'node:path'
 import { definePlugin } from '../../runtime/define-plugin.ts'
 import docs from '../../registry/meta/docs.ts'
 import docsScript from '../../registry/meta/docs-script.ts'
+import endpointList from '../../registry/meta/endpoints.ts'
+import openapi from '../../registry/meta/openapi.ts'
 import { docsPage } from './page.ts'
 
 const require = createRequire(import.meta.url)
@@ -19,7 +21,7 @@ export default definePlugin({
   name: 'docs',
   setup(api) {
     const bundle = scalarBundle()
-    const page = docsPage(bundle.version)
+    const page = docsPage(bundle.version, { script: docsScript.path, document: openapi.path, endpoints: endpointList.path })
     // 3.5 MB, read on first use: most processes never serve it.
     let script: Promise<string> | undefined
     api.resolve(docs, () => page)

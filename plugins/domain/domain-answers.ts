@@ -3,7 +3,7 @@ import type { DnsClient } from '../../runtime/net/dns/dns-client.ts'
 import { resolveRecords, cacheTtlOf } from '../dns/resolve-records.ts'
 import type { RdapClient } from '../rdap/rdap-client.ts'
 import { ageOf } from './domain-age.ts'
-import type { DomainAgeData, DomainRegistrarData, DomainWhoisData, NameserverComparisonData } from './domain-data.ts'
+import type { DomainAgeData, DomainRegistrarData, DomainWhoisData, NameserverComparisonData } from '../../registry/domain/schemas/domain-data.ts'
 import { compareNameservers } from './nameserver-compare.ts'
 
 // /api/domain/{whois,registrar,age,nameservers}: views of one RDAP domain lookup.

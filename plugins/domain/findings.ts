@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { FindingData, Severity } from './domain-data.ts'
+import type { FindingData, Severity } from '../../registry/domain/schemas/domain-data.ts'
 import type { MailSignals } from './mail-signals.ts'
 
 // What an operator should look at, most severe first. Thresholds: expired or in

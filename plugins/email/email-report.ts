@@ -2,8 +2,8 @@ import type { EmailEnv } from './email-checks.ts'
 import { runEmailChecks } from './email-checks.ts'
 import { partSummaries } from './email-summary.ts'
 import { dedupeFindings, sortFindings } from './findings.ts'
-import type { DiagnoseDataShape, HealthDataShape } from './report-data.ts'
-import type { PartSummary } from './scoring.ts'
+import type { DiagnoseDataShape, HealthDataShape } from '../../registry/email/schemas/report-data.ts'
+import type { PartSummary } from '../../registry/email/schemas/part-summary.ts'
 import { DIAGNOSE_WEIGHTS, HEALTH_WEIGHTS, grade, overallScore } from './scoring.ts'
 
 type Grade = HealthDataShape['grade']

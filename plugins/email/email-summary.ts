@@ -1,5 +1,6 @@
 import type { EmailReport } from './email-checks.ts'
-import type { PartName, PartSummary } from './scoring.ts'
+import type { PartName } from './scoring.ts'
+import type { PartSummary } from '../../registry/email/schemas/part-summary.ts'
 import { summarizePart } from './scoring.ts'
 
 // One line per part for people, next to its score: what was found, not what is wrong

@@ -1,7 +1,6 @@
-import { z } from 'zod'
-import type { FindingId } from './finding-catalog.ts'
-import type { Finding, Severity } from './findings.ts'
-import { FindingList } from './findings.ts'
+import type { FindingId } from '../../registry/email/schemas/finding-catalog.ts'
+import type { Finding, Severity } from '../../registry/email/schemas/findings.ts'
+import type { PartSummary } from '../../registry/email/schemas/part-summary.ts'
 
 // Scores are arithmetic on findings, so every point lost has a finding that says
 // why: a part starts at 100 and loses a fixed amount per finding by severity (a
@@ -40,17 +39,6 @@ export type PartName = (typeof PART_NAMES)[number]
 
 export const HEALTH_WEIGHTS: Partial<Record<PartName, number>> = { spf: 25, dmarc: 25, dkim: 20, mx: 15, tls: 15 }
 export const DIAGNOSE_WEIGHTS: Record<PartName, number> = { spf: 20, dmarc: 20, dkim: 15, mx: 10, tls: 15, mta_sts: 10, tls_rpt: 5, bimi: 5 }
-
-export const PartSummarySchema = z.object({
-  applicable: z.boolean(),
-  score: z.number().int().nullable().meta({ description: '0-100; null when the part does not apply to this domain' }),
-  weight: z.number().int(),
-  status: z.enum(['good', 'warning', 'bad', 'not_applicable']),
-  summary: z.string(),
-  findings: FindingList,
-})
-
-export type PartSummary = z.infer<typeof PartSummarySchema>
 
 export function scoreFindings(findings: readonly Finding[]): number {
   if (findings.some((f) => ZERO.has(f.id))) return 0

@@ -4,7 +4,7 @@ import type { ExpandPage } from './cidr/expand.ts'
 import type { Cidr } from '../../runtime/ip/ip-types.ts'
 import { classify, lookupSpecialPurpose } from '../../runtime/ip/special-purpose.ts'
 import type { SummarizeResult } from './cidr/summarize.ts'
-import type { CidrAnalyzeData, CidrExpandData, CidrSummarizeData } from './network-data.ts'
+import type { CidrAnalyzeData, CidrExpandData, CidrSummarizeData } from '../../registry/network/schemas/network-data.ts'
 import { presentClassification, presentSpecialPurpose } from './present-registry.ts'
 
 export function presentAnalysis(cidr: Cidr): z.input<typeof CidrAnalyzeData> {

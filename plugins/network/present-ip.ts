@@ -7,7 +7,7 @@ import type { IpAddress } from '../../runtime/ip/ip-types.ts'
 import { parseIp } from '../../runtime/ip/parse.ts'
 import type { DataSource } from './ip-data-files.ts'
 import type { IpDataSets } from './ip-data.ts'
-import type { DataSourceData, EmbeddedIpv4Data, IpData } from './network-data.ts'
+import type { DataSourceData, EmbeddedIpv4Data, IpData } from '../../registry/network/schemas/network-data.ts'
 import { presentClassification, presentSpecialPurpose } from './present-registry.ts'
 
 const DAY_MS = 86_400_000

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { AddressClassification, SpecialPurposeMatch } from '../../runtime/ip/special-purpose.ts'
-import type { ClassificationData, SpecialPurposeData } from './network-data.ts'
+import type { ClassificationData, SpecialPurposeData } from '../../registry/network/schemas/network-data.ts'
 
 // The IP library's registry shapes in the API's snake_case.
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { RdapClient } from './rdap-client.ts'
-import type { AsnRegistrationData } from './rdap-data.ts'
+import type { AsnRegistrationData } from '../../registry/domain/schemas/rdap-data.ts'
 import { registryName } from './registry-name.ts'
 
 /**

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { RdapClient } from './rdap-client.ts'
-import type { IpWhoisData } from './rdap-data.ts'
+import type { IpWhoisData } from '../../registry/domain/schemas/rdap-data.ts'
 import { registryName } from './registry-name.ts'
 
 /** /api/whois/ip: the registry's network object holding the address. */

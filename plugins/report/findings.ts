@@ -1,32 +1,8 @@
-import { z } from 'zod'
+import type { ReportFinding, Severity } from '../../registry/flagship/schemas/report-findings.ts'
+import { AREAS } from '../../registry/flagship/schemas/report-findings.ts'
 
-// One severity scale for the whole report (the one TLS, web and domain checks
-// already speak); the parts that speak another are mapped onto it here. Every
-// finding keeps the id, message and fix its part gave it, and says which area
-// it came from.
-
-export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const
-export type Severity = (typeof SEVERITIES)[number]
-
-export const AREAS = ['dns', 'dnssec', 'email', 'tls', 'web', 'registration'] as const
-export type Area = (typeof AREAS)[number]
-
-export interface ReportFinding {
-  area: Area
-  id: string
-  severity: Severity
-  message: string
-  /** What to change; null when nothing needs to. */
-  fix: string | null
-}
-
-export const ReportFindingData = z.object({
-  area: z.enum(AREAS),
-  id: z.string().meta({ description: 'The part\'s own stable id (e.g. spf.missing, hsts.missing, certificate_expired)' }),
-  severity: z.enum(SEVERITIES),
-  message: z.string(),
-  fix: z.string().nullable(),
-})
+// The parts that speak another severity scale than the report's
+// (registry/flagship/schemas/report-findings.ts) are mapped onto it here.
 
 /** email: critical (mail lost or spoofable), error (a standard violated), warning, info. */
 export const EMAIL_SEVERITY: Readonly<Record<'critical' | 'error' | 'warning' | 'info', Severity>> = { critical: 'critical', error: 'high', warning: 'medium', info: 'info' }

@@ -18,12 +18,13 @@ import type { RegistrationFacts } from './areas/registration.ts'
 import { registrationAnswer, registrationFacts, unregisteredAnswer } from './areas/registration.ts'
 import { tlsAnswer } from './areas/tls.ts'
 import { webAnswer } from './areas/web.ts'
-import type { Area } from './findings.ts'
+import type { Area } from '../../registry/flagship/schemas/report-findings.ts'
 import { countBySeverity, mergeFindings } from './findings.ts'
-import type { ReportData } from './report-data.ts'
+import type { ReportData } from '../../registry/flagship/schemas/report-data.ts'
 import type { Ask, AreaResult } from './run-area.ts'
 import { runArea } from './run-area.ts'
-import { WEIGHTS, gradeOf, overallScore } from './scoring.ts'
+import { gradeOf, overallScore } from './scoring.ts'
+import { WEIGHTS } from '../../registry/flagship/schemas/report-scale.ts'
 
 // /api/report/{domain}: the other endpoints' answers composed. Every area asks
 // its endpoint through ctx.invoke (their cache, their coalescing) under its own

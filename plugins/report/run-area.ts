@@ -3,7 +3,7 @@ import type { AnyEndpoint } from '../../runtime/define-endpoint.ts'
 import type { ResolverContext } from '../../runtime/define-plugin.ts'
 import { isApiError } from '../../runtime/errors.ts'
 import type { AreaAnswer, AreaSkip } from './areas/answer.ts'
-import type { Area, ReportFinding } from './findings.ts'
+import type { Area, ReportFinding } from '../../registry/flagship/schemas/report-findings.ts'
 
 // One area of the report: its parts asked through ctx.invoke (so they share the
 // cache with their own routes) under the area's deadline; whatever goes wrong

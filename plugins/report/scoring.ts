@@ -1,10 +1,10 @@
-import type { Area, ReportFinding, Severity } from './findings.ts'
+import type { Area, ReportFinding, Severity } from '../../registry/flagship/schemas/report-findings.ts'
+import type { Grade } from '../../registry/flagship/schemas/report-scale.ts'
+import { WEIGHTS } from '../../registry/flagship/schemas/report-scale.ts'
 
 // Each area scores 0-100 (its part's own score where it has one, see the area
 // files); the overall score is the weighted mean of the areas that were scored,
 // so a failed or skipped area neither helps nor hurts — it is reported instead.
-
-export const WEIGHTS: Readonly<Record<Area, number>> = { dns: 15, dnssec: 10, email: 20, tls: 25, web: 20, registration: 10 }
 
 /** Points a finding takes off an area that has no score of its own (DNS, registration). */
 const PENALTY: Readonly<Record<Severity, number>> = { critical: 50, high: 25, medium: 10, low: 5, info: 0 }
@@ -13,11 +13,7 @@ export function scoreFromFindings(findings: readonly ReportFinding[]): number {
   return Math.max(0, 100 - findings.reduce((sum, f) => sum + PENALTY[f.severity], 0))
 }
 
-export const GRADES = ['A+', 'A', 'B', 'C', 'D', 'F'] as const
-export type Grade = (typeof GRADES)[number]
-
-export const GRADE_SCALE = 'A+ >= 97, A >= 90, B >= 80, C >= 70, D >= 60, F below'
-
+/** The grade of a score, as GRADE_SCALE (registry/flagship/schemas/report-scale.ts) publishes it. */
 export function gradeOf(score: number): Grade {
   if (score >= 97) return 'A+'
   if (score >= 90) return 'A'

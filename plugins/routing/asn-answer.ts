@@ -6,7 +6,7 @@ import { messagesOf, partError } from './messages.ts'
 import type { Dropped } from './ripestat/clean.ts'
 import { readAnnouncedPrefixes, readAsOverview, readAsnNeighbours } from './ripestat/data-calls.ts'
 import type { DataCall, RipestatAnswer, RipestatClient } from './ripestat/ripestat-client.ts'
-import type { AsnData, AsnRoutingData } from './routing-data.ts'
+import type { AsnData, AsnRoutingData } from '../../registry/network/schemas/routing-data.ts'
 
 type Routing = z.input<typeof AsnRoutingData>
 

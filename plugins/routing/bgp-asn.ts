@@ -3,7 +3,7 @@ import { messagesOf } from './messages.ts'
 import type { AnnouncedPrefix, Neighbour, NeighbourType } from './ripestat/data-calls.ts'
 import { readAnnouncedPrefixes, readAsnNeighbours } from './ripestat/data-calls.ts'
 import type { RipestatClient } from './ripestat/ripestat-client.ts'
-import type { BgpAsnData, NeighbourData } from './routing-data.ts'
+import type { BgpAsnData, NeighbourData } from '../../registry/network/schemas/routing-data.ts'
 
 type NeighbourOut = z.input<typeof NeighbourData>
 

@@ -5,7 +5,7 @@ import { contains, sameBlock } from './ripestat/clean.ts'
 import { readPrefixOverview, readRoutingStatus } from './ripestat/data-calls.ts'
 import type { RipestatClient } from './ripestat/ripestat-client.ts'
 import { mustCidr } from './rpki-answer.ts'
-import type { BgpPrefixData } from './routing-data.ts'
+import type { BgpPrefixData } from '../../registry/network/schemas/routing-data.ts'
 
 /**
  * /api/bgp/prefix: who originates the prefix (prefix-overview), and how it sits in

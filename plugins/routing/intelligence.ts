@@ -13,7 +13,7 @@ import { readNetworkInfo } from './ripestat/data-calls.ts'
 import type { RipestatClient } from './ripestat/ripestat-client.ts'
 import { INVALID_AS, INVALID_LENGTH, stateName } from './rpki/vrp-index.ts'
 import type { VrpStore } from './rpki/vrp-store.ts'
-import type { IntelligenceData } from './routing-data.ts'
+import type { IntelligenceData } from '../../registry/network/schemas/routing-data.ts'
 import { vrpSetInfo } from './vrp-set-info.ts'
 
 type Data = z.input<typeof IntelligenceData>

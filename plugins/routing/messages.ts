@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import type { RipestatAnswer } from './ripestat/ripestat-client.ts'
 import type { Dropped } from './ripestat/clean.ts'
-import type { PartErrorData, RipestatMessageData } from './routing-data.ts'
+import type { PartErrorData, RipestatMessageData } from '../../registry/network/schemas/routing-data.ts'
 import { isApiError } from '../../runtime/errors.ts'
 
 type Message = z.input<typeof RipestatMessageData>

@@ -9,7 +9,7 @@ import type { RipestatClient } from './ripestat/ripestat-client.ts'
 import type { OriginValidation, Route, Vrp } from './rpki/vrp-index.ts'
 import { parseRoute } from './rpki/vrp-index.ts'
 import type { LoadedVrps, VrpStore } from './rpki/vrp-store.ts'
-import type { OriginValidationData, RpkiData } from './routing-data.ts'
+import type { OriginValidationData, RpkiData } from '../../registry/network/schemas/routing-data.ts'
 import { vrpSetInfo } from './vrp-set-info.ts'
 
 export function mustCidr(text: string): Cidr {

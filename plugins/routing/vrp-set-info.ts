@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { LoadedVrps, VrpStore } from './rpki/vrp-store.ts'
-import type { VrpSetData } from './routing-data.ts'
+import type { VrpSetData } from '../../registry/network/schemas/routing-data.ts'
 
 /** What an answer says about the VRP set it used: where from, how old, how big, how the last refresh went. */
 export function vrpSetInfo(store: VrpStore, set: LoadedVrps, now = store.now()): z.input<typeof VrpSetData> {

@@ -1,5 +1,5 @@
 import type { CertificateDetails } from './certificate-details.ts'
-import type { TlsTarget } from './host-param.ts'
+import type { TlsTarget } from '../../registry/tls/schemas/host-param.ts'
 
 // Does the certificate name the host? As browsers decide it (RFC 6125 and the
 // CA/Browser Forum rules): only subjectAltName counts, the subject CN is

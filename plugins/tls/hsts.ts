@@ -1,6 +1,6 @@
 import { isApiError } from '../../runtime/errors.ts'
 import type { GuardedNetwork } from '../../runtime/net/guarded-network.ts'
-import type { TlsTarget } from './host-param.ts'
+import type { TlsTarget } from '../../registry/tls/schemas/host-param.ts'
 
 // The Strict-Transport-Security header (RFC 6797) of one HTTPS GET to the
 // target, through the guarded network, to the address the rest of the analysis

@@ -1,6 +1,6 @@
 import { NotFoundError, UpstreamError } from '../../runtime/errors.ts'
 import type { GuardedNetwork } from '../../runtime/net/guarded-network.ts'
-import type { TlsTarget } from './host-param.ts'
+import type { TlsTarget } from '../../registry/tls/schemas/host-param.ts'
 import type { Dial } from './probe.ts'
 import type { TrustStore } from './trust-store.ts'
 

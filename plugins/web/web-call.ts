@@ -4,8 +4,8 @@ import { walkChain } from './web-chain.ts'
 import type { WebClient } from './web-client.ts'
 import type { StartMode } from './web-start.ts'
 import { startUrls } from './web-start.ts'
-import type { WebTarget } from './web-target.ts'
-import { parseWebTarget } from './web-target.ts'
+import type { WebTarget } from '../../registry/web/schemas/web-target.ts'
+import { parseWebTarget } from '../../registry/web/schemas/web-target.ts'
 
 // The options every exported web check takes, and the one way they open a site:
 // from the target's start URL(s), redirects followed with every hop vetted.

@@ -2,9 +2,9 @@ import type { z } from 'zod'
 import type { WebCallOptions } from './web-call.ts'
 import { openSite, toTarget } from './web-call.ts'
 import type { WebClient } from './web-client.ts'
-import type { WebHeadersData } from './web-data.ts'
-import type { WebTarget } from './web-target.ts'
-import { targetLabel } from './web-target.ts'
+import type { WebHeadersData } from '../../registry/web/schemas/web-data.ts'
+import type { WebTarget } from '../../registry/web/schemas/web-target.ts'
+import { targetLabel } from './target-url.ts'
 import { headerValue } from './web-response.ts'
 
 // /api/web/headers: what a browser gets from the site — the final response after

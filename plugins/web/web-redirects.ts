@@ -1,35 +1,14 @@
-import { z } from 'zod'
 import type { WebCallOptions } from './web-call.ts'
 import { MAX_HOPS, openSite, toTarget } from './web-call.ts'
 import type { WebClient } from './web-client.ts'
-import { ChainStopData, FallbackData, HopData } from './web-data.ts'
-import type { WebTarget } from './web-target.ts'
-import { targetLabel } from './web-target.ts'
+import type { Redirects } from '../../registry/web/schemas/redirects-data.ts'
+import type { WebTarget } from '../../registry/web/schemas/web-target.ts'
+import { targetLabel } from './target-url.ts'
 
 // /api/web/redirects: the chain hop by hop, as typed into a browser (a bare name
 // starts at http://, so the upgrade to https shows). At most 10 requests; a URL
 // seen before is a loop; a hop whose address the guard refuses is the last hop,
 // marked blocked, and was never connected to.
-
-export const RedirectsData = z.object({
-  host: z.string(),
-  start_url: z.string(),
-  final_url: z.string().meta({ description: 'The last URL that answered' }),
-  final_status: z.number().int().nullable(),
-  fallback: FallbackData,
-  hops: z.array(HopData),
-  hop_count: z.number().int(),
-  redirect_count: z.number().int(),
-  stopped: ChainStopData,
-  stop_message: z.string().nullable(),
-  https_upgrade: z.boolean().meta({ description: 'The chain goes from http:// to https:// and ends on https' }),
-  https_downgrade: z.boolean().meta({ description: 'A hop goes from https:// back to http://' }),
-  cross_host: z.boolean().meta({ description: 'The chain leaves the starting host' }),
-  max_hops: z.number().int(),
-  total_ms: z.number(),
-})
-
-export type Redirects = z.infer<typeof RedirectsData>
 
 export async function redirectChain(client: WebClient, host: string | WebTarget, o: WebCallOptions = {}): Promise<Redirects> {
   const target = toTarget(host)

@@ -1,5 +1,5 @@
-import type { WebScheme, WebTarget } from './web-target.ts'
-import { targetUrl } from './web-target.ts'
+import type { WebScheme, WebTarget } from '../../registry/web/schemas/web-target.ts'
+import { targetUrl } from './target-url.ts'
 
 // Which URL(s) a target is first requested at. A URL's scheme is obeyed. A bare
 // host is asked the way the check means it:

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
-import { BogonsData } from '../../plugins/data/data-schemas.ts'
+import { BogonsData } from './schemas/data-schemas.ts'
 
 export default defineEndpoint({
   name: 'data.bogons',

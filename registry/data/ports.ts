@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { queryInt } from '../../runtime/params.ts'
-import { PortsData } from '../../plugins/data/data-schemas.ts'
+import { PortsData } from './schemas/data-schemas.ts'
 
 export default defineEndpoint({
   name: 'data.ports',

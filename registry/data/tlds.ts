@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { queryEnum } from '../../runtime/params.ts'
-import { TLD_TYPES, TldsData } from '../../plugins/data/data-schemas.ts'
+import { TLD_TYPES, TldsData } from './schemas/data-schemas.ts'
 
 export default defineEndpoint({
   name: 'data.tlds',

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { DomainName } from '../../runtime/params/domain.ts'
-import { DmarcData } from '../../plugins/email/dmarc/dmarc-data.ts'
+import { DmarcData } from '../email/schemas/dmarc-data.ts'
 
 export default defineEndpoint({
   name: 'dns.dmarc',

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { DomainName } from '../../runtime/params/domain.ts'
-import { DnssecData } from '../../plugins/dnssec/dnssec-data.ts'
+import { DnssecData } from './schemas/dnssec-data.ts'
 
 export default defineEndpoint({
   name: 'dns.dnssec',

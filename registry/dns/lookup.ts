@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { DomainName } from '../../runtime/params/domain.ts'
-import { DnsLookupData } from '../../plugins/dns/dns-data.ts'
+import { DnsLookupData } from './schemas/dns-data.ts'
 
 export default defineEndpoint({
   name: 'dns.lookup',

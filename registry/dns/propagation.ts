@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { DomainName } from '../../runtime/params/domain.ts'
-import { PropagationData } from '../../plugins/dns/dns-data.ts'
+import { PropagationData } from './schemas/dns-data.ts'
 import { queryEnum } from '../../runtime/params.ts'
 
 export const PROPAGATION_TYPES = ['A', 'AAAA', 'MX', 'TXT', 'NS', 'CNAME', 'SOA', 'CAA', 'DS', 'DNSKEY', 'HTTPS', 'SRV', 'PTR'] as const

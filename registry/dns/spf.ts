@@ -1,5 +1,5 @@
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
-import { SpfData, SpfParams } from '../../plugins/email/spf/spf-data.ts'
+import { SpfData, SpfParams } from '../email/schemas/spf-data.ts'
 
 export default defineEndpoint({
   name: 'dns.spf',

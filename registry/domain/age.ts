@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { DomainName } from '../../runtime/params/domain.ts'
-import { DomainAgeData } from '../../plugins/domain/domain-data.ts'
+import { DomainAgeData } from './schemas/domain-data.ts'
 
 export default defineEndpoint({
   name: 'domain.age',

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { DomainName } from '../../runtime/params/domain.ts'
-import { DomainRegistrarData } from '../../plugins/domain/domain-data.ts'
+import { DomainRegistrarData } from './schemas/domain-data.ts'
 
 export default defineEndpoint({
   name: 'domain.registrar',

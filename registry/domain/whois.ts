@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { DomainName } from '../../runtime/params/domain.ts'
-import { DomainWhoisData } from '../../plugins/domain/domain-data.ts'
+import { DomainWhoisData } from './schemas/domain-data.ts'
 
 export default defineEndpoint({
   name: 'domain.whois',

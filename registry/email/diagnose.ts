@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { DomainName } from '../../runtime/params/domain.ts'
-import { SelectorsParam } from '../../plugins/email/dkim/dkim-data.ts'
-import { DiagnoseData } from '../../plugins/email/report-data.ts'
+import { SelectorsParam } from './schemas/dkim-data.ts'
+import { DiagnoseData } from './schemas/report-data.ts'
 
 export default defineEndpoint({
   name: 'email.diagnose',

@@ -1,5 +1,5 @@
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
-import { DkimData, DkimParams } from '../../plugins/email/dkim/dkim-data.ts'
+import { DkimData, DkimParams } from './schemas/dkim-data.ts'
 
 export default defineEndpoint({
   name: 'email.dkim',

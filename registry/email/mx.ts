@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { DomainName } from '../../runtime/params/domain.ts'
-import { MxData } from '../../plugins/email/mx/mx-data.ts'
+import { MxData } from './schemas/mx-data.ts'
 
 export default defineEndpoint({
   name: 'email.mx',

@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { DomainName } from '../../runtime/params/domain.ts'
-import { HttpsPortParam } from '../../plugins/report/port-param.ts'
-import { ReportData } from '../../plugins/report/report-data.ts'
-import { GRADE_SCALE } from '../../plugins/report/scoring.ts'
+import { HttpsPortParam } from './schemas/port-param.ts'
+import { ReportData } from './schemas/report-data.ts'
+import { GRADE_SCALE } from './schemas/report-scale.ts'
 
 export default defineEndpoint({
   name: 'flagship.report',

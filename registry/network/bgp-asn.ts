@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
-import { AsnParam } from '../../plugins/rdap/asn-param.ts'
-import { BgpAsnData } from '../../plugins/routing/routing-data.ts'
+import { AsnParam } from '../../runtime/params/asn.ts'
+import { BgpAsnData } from './schemas/routing-data.ts'
 
 export default defineEndpoint({
   name: 'network.bgp-asn',

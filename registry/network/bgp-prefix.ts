@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { CidrParam } from '../../runtime/params/cidr.ts'
-import { BgpPrefixData } from '../../plugins/routing/routing-data.ts'
+import { BgpPrefixData } from './schemas/routing-data.ts'
 
 export default defineEndpoint({
   name: 'network.bgp-prefix',

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { CidrParam } from '../../runtime/params/cidr.ts'
-import { CidrAnalyzeData } from '../../plugins/network/network-data.ts'
+import { CidrAnalyzeData } from './schemas/network-data.ts'
 
 export default defineEndpoint({
   name: 'network.cidr-analyze',

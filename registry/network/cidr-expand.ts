@@ -2,8 +2,8 @@ import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { queryInt } from '../../runtime/params.ts'
 import { BlockOffsetParam, CidrParam } from '../../runtime/params/cidr.ts'
-import { EXPAND_DEFAULT_LIMIT, EXPAND_MAX_LIMIT } from '../../plugins/network/cidr/expand.ts'
-import { CidrExpandData } from '../../plugins/network/network-data.ts'
+import { EXPAND_DEFAULT_LIMIT, EXPAND_MAX_LIMIT } from './schemas/cidr-expand-limits.ts'
+import { CidrExpandData } from './schemas/network-data.ts'
 
 export default defineEndpoint({
   name: 'network.cidr-expand',

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { CidrListBody } from '../../runtime/params/cidr-list.ts'
-import { CidrSummarizeData } from '../../plugins/network/network-data.ts'
+import { CidrSummarizeData } from './schemas/network-data.ts'
 
 export default defineEndpoint({
   name: 'network.cidr-summarize',

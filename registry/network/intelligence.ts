@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { IpAddressParam } from '../../runtime/params/ip-address.ts'
-import { IntelligenceData } from '../../plugins/routing/routing-data.ts'
+import { IntelligenceData } from './schemas/routing-data.ts'
 
 export default defineEndpoint({
   name: 'network.intelligence',

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { IpAddressParam } from '../../runtime/params/ip-address.ts'
-import { IpData } from '../../plugins/network/network-data.ts'
+import { IpData } from './schemas/network-data.ts'
 
 export default defineEndpoint({
   name: 'network.ip',

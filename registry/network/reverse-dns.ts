@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { IpAddressParam } from '../../runtime/params/ip-address.ts'
-import { ReverseDnsData } from '../../plugins/dns/dns-data.ts'
+import { ReverseDnsData } from '../dns/schemas/dns-data.ts'
 
 export default defineEndpoint({
   name: 'network.reverse-dns',

@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { CidrParam } from '../../runtime/params/cidr.ts'
-import { AsnParam } from '../../plugins/rdap/asn-param.ts'
-import { RpkiData } from '../../plugins/routing/routing-data.ts'
+import { AsnParam } from '../../runtime/params/asn.ts'
+import { RpkiData } from './schemas/routing-data.ts'
 
 export default defineEndpoint({
   name: 'network.rpki',

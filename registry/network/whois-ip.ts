@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { IpAddressParam } from '../../runtime/params/ip-address.ts'
-import { IpWhoisData } from '../../plugins/rdap/rdap-data.ts'
+import { IpWhoisData } from '../domain/schemas/rdap-data.ts'
 
 export default defineEndpoint({
   name: 'network.whois-ip',

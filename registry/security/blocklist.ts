@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { IpAddressParam } from '../../runtime/params/ip-address.ts'
-import { IpBlocklistData } from '../../plugins/security/blocklist-data.ts'
+import { IpBlocklistData } from './schemas/blocklist-data.ts'
 
 export default defineEndpoint({
   name: 'security.blocklist',

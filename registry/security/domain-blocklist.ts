@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { DomainName } from '../../runtime/params/domain.ts'
-import { DomainBlocklistData } from '../../plugins/security/blocklist-data.ts'
+import { DomainBlocklistData } from './schemas/blocklist-data.ts'
 
 export default defineEndpoint({
   name: 'security.domain-blocklist',

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
-import { SecurityTxtData } from '../../plugins/security/security-txt/security-txt-data.ts'
-import { SecurityTxtHostParam } from '../../plugins/security/security-txt/security-txt-param.ts'
+import { SecurityTxtData } from './schemas/security-txt-data.ts'
+import { SecurityTxtHostParam } from './schemas/security-txt-param.ts'
 
 export default defineEndpoint({
   name: 'security.security-txt',

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
-import { TlsHostParam } from '../../plugins/tls/host-param.ts'
-import { TlsAnalyzeData } from '../../plugins/tls/tls-data.ts'
+import { TlsHostParam } from './schemas/host-param.ts'
+import { TlsAnalyzeData } from './schemas/tls-data.ts'
 
 export default defineEndpoint({
   name: 'tls.analyze',

@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { DomainName } from '../../runtime/params/domain.ts'
-import { CertificateTransparencyData } from '../../plugins/ct/ct-data.ts'
-import { queryBoolean } from '../../plugins/ct/query-boolean.ts'
+import { CertificateTransparencyData } from './schemas/ct-data.ts'
+import { queryBoolean } from '../../runtime/params/query-boolean.ts'
 
 export default defineEndpoint({
   name: 'tls.certificate-transparency',

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
-import { TlsHostParam } from '../../plugins/tls/host-param.ts'
-import { TlsCiphersData } from '../../plugins/tls/tls-data.ts'
+import { TlsHostParam } from './schemas/host-param.ts'
+import { TlsCiphersData } from './schemas/tls-data.ts'
 
 export default defineEndpoint({
   name: 'tls.ciphers',

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
-import { WebHeadersData } from '../../plugins/web/web-data.ts'
-import { WebTargetParam } from '../../plugins/web/web-target.ts'
+import { WebHeadersData } from './schemas/web-data.ts'
+import { WebTargetParam } from './schemas/web-target.ts'
 
 export default defineEndpoint({
   name: 'web.headers',

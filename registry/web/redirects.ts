@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
-import { RedirectsData } from '../../plugins/web/web-redirects.ts'
-import { WebTargetParam } from '../../plugins/web/web-target.ts'
+import { RedirectsData } from './schemas/redirects-data.ts'
+import { WebTargetParam } from './schemas/web-target.ts'
 
 export default defineEndpoint({
   name: 'web.redirects',

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
-import { RobotsData } from '../../plugins/web/robots/robots-data.ts'
-import { WebTargetParam } from '../../plugins/web/web-target.ts'
+import { RobotsData } from './schemas/robots-data.ts'
+import { WebTargetParam } from './schemas/web-target.ts'
 
 export default defineEndpoint({
   name: 'web.robots',

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
-import { SecurityHeadersData } from '../../plugins/web/security-headers/security-headers-data.ts'
-import { WebTargetParam } from '../../plugins/web/web-target.ts'
+import { SecurityHeadersData } from './schemas/security-headers-data.ts'
+import { WebTargetParam } from './schemas/web-target.ts'
 
 export default defineEndpoint({
   name: 'web.security-headers',

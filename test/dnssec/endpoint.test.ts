@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { DnssecData } from '../../plugins/dnssec/dnssec-data.ts'
+import { DnssecData } from '../../registry/dns/schemas/dnssec-data.ts'
 import type { TestApp } from '../support/app.ts'
 import { startTestApp } from '../support/app.ts'
 import { startSignedTree, type SignedTree } from '../support/dnssec-fixtures.ts'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DiagnoseData, HealthData } from '../../plugins/email/report-data.ts'
-import { MxData } from '../../plugins/email/mx/mx-data.ts'
+import { DiagnoseData, HealthData } from '../../registry/email/schemas/report-data.ts'
+import { MxData } from '../../registry/email/schemas/mx-data.ts'
 import type { TestApp } from '../support/app.ts'
 import { startTestApp } from '../support/app.ts'
 import type { TestCa } from '../support/certs.ts'

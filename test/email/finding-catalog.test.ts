@@ -1,8 +1,8 @@
 import { readFileSync, readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { FINDING_CATALOG } from '../../plugins/email/finding-catalog.ts'
-import { SEVERITIES } from '../../plugins/email/findings.ts'
+import { FINDING_CATALOG } from '../../registry/email/schemas/finding-catalog.ts'
+import { SEVERITIES } from '../../registry/email/schemas/findings.ts'
 
 // Finding ids are published API. The catalog lists them, finding() accepts only
 // catalog ids (a type error otherwise), and these tests pin the list itself, check

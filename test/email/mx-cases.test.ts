@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MxData } from '../../plugins/email/mx/mx-data.ts'
+import { MxData } from '../../registry/email/schemas/mx-data.ts'
 import type { TestApp } from '../support/app.ts'
 import { startTestApp } from '../support/app.ts'
 import type { LoopbackDns } from '../support/loopback-dns.ts'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { describeStatus } from '../../plugins/rdap/epp-status.ts'
 import { abuseEmailOf, parseJcard } from '../../plugins/rdap/jcard.ts'
-import { parseAsn } from '../../plugins/rdap/asn-param.ts'
+import { parseAsn } from '../../runtime/params/asn.ts'
 import { ageOf } from '../../plugins/domain/domain-age.ts'
 import { compareNameservers } from '../../plugins/domain/nameserver-compare.ts'
 

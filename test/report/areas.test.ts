@@ -4,7 +4,8 @@ import { addressless, dnsAnswer } from '../../plugins/report/areas/dns.ts'
 import { dnssecAnswer } from '../../plugins/report/areas/dnssec.ts'
 import { registrationAnswer, registrationFacts } from '../../plugins/report/areas/registration.ts'
 import { TLS_GRADE_SCORE } from '../../plugins/report/areas/tls.ts'
-import { DNSSEC_SEVERITY, EMAIL_SEVERITY, SEVERITIES } from '../../plugins/report/findings.ts'
+import { DNSSEC_SEVERITY, EMAIL_SEVERITY } from '../../plugins/report/findings.ts'
+import { SEVERITIES } from '../../registry/flagship/schemas/report-findings.ts'
 
 // What each area makes of its part's data, on crafted answers: the cases the
 // loopback world (report.test.ts) does not reach.

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EMAIL_SEVERITY, SEVERITIES } from '../../plugins/report/findings.ts'
+import { EMAIL_SEVERITY } from '../../plugins/report/findings.ts'
+import { SEVERITIES } from '../../registry/flagship/schemas/report-findings.ts'
 import { PARTIAL_TTL } from '../../plugins/report/report.ts'
-import { ReportData } from '../../plugins/report/report-data.ts'
+import { ReportData } from '../../registry/flagship/schemas/report-data.ts'
 import type { ReportWorld } from './report-world.ts'
 import { startReportWorld } from './report-world.ts'
 

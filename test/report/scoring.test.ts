@@ -1,8 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { ReportFinding } from '../../plugins/report/findings.ts'
-import { AREAS, SEVERITIES, countBySeverity, mergeFindings } from '../../plugins/report/findings.ts'
-import { GRADES, WEIGHTS, gradeOf, overallScore, scoreFromFindings } from '../../plugins/report/scoring.ts'
+import type { ReportFinding } from '../../registry/flagship/schemas/report-findings.ts'
+import { AREAS, SEVERITIES } from '../../registry/flagship/schemas/report-findings.ts'
+import { countBySeverity, mergeFindings } from '../../plugins/report/findings.ts'
+import { gradeOf, overallScore, scoreFromFindings } from '../../plugins/report/scoring.ts'
+import { GRADES, WEIGHTS } from '../../registry/flagship/schemas/report-scale.ts'
 
 // The arithmetic of the report: properties over arbitrary inputs.
 

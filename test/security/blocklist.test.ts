@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { IpBlocklistData, DomainBlocklistData } from '../../plugins/security/blocklist-data.ts'
+import { IpBlocklistData, DomainBlocklistData } from '../../registry/security/schemas/blocklist-data.ts'
 import { reversedLabel } from '../../plugins/security/blocklist.ts'
 import { decodeAnswer } from '../../plugins/security/dnsbl-lists.ts'
 import type { TestApp } from '../support/app.ts'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SecurityTxtData } from '../../plugins/security/security-txt/security-txt-data.ts'
+import { SecurityTxtData } from '../../registry/security/schemas/security-txt-data.ts'
 import { parseSecurityTxt } from '../../plugins/security/security-txt/security-txt-parse.ts'
 import { validateSecurityTxt } from '../../plugins/security/security-txt/security-txt-validate.ts'
 import type { WebWorld } from '../web/web-world.ts'

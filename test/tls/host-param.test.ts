@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseTlsTarget } from '../../plugins/tls/host-param.ts'
+import { parseTlsTarget } from '../../registry/tls/schemas/host-param.ts'
 
 // The host parameter of the TLS endpoints: name[:port], IPv4[:port], [IPv6][:port],
 // bare IPv6, and URLs pasted whole.

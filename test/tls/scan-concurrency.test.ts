@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tlsAnalyze } from '../../plugins/tls/analyze.ts'
-import { parseTlsTarget } from '../../plugins/tls/host-param.ts'
+import { parseTlsTarget } from '../../registry/tls/schemas/host-param.ts'
 import { createPool } from '../../plugins/tls/pool.ts'
 import { PROBE_CONCURRENCY, SCAN_HEADROOM, scanPoolSize, tlsSettings } from '../../plugins/tls/settings.ts'
 import { createTrustStore } from '../../plugins/tls/trust-store.ts'

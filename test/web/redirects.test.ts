@@ -1,6 +1,6 @@
 import net from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { RedirectsData } from '../../plugins/web/web-redirects.ts'
+import { RedirectsData } from '../../registry/web/schemas/redirects-data.ts'
 import { startTestApp } from '../support/app.ts'
 import type { WebWorld } from './web-world.ts'
 import { startWebWorld } from './web-world.ts'

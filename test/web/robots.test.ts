@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { RobotsData } from '../../plugins/web/robots/robots-data.ts'
+import { RobotsData } from '../../registry/web/schemas/robots-data.ts'
 import { parseRobots } from '../../plugins/web/robots/robots-parse.ts'
 import type { WebWorld } from './web-world.ts'
 import { startWebWorld } from './web-world.ts'

@@ -7,7 +7,7 @@ import { gradeOf } from '../../plugins/web/security-headers/grade.ts'
 import { parseHsts } from '../../plugins/web/security-headers/hsts.ts'
 import { parsePermissionsPolicy } from '../../plugins/web/security-headers/permissions-policy.ts'
 import { analyzeReferrerPolicy } from '../../plugins/web/security-headers/simple-headers.ts'
-import { SecurityHeadersData } from '../../plugins/web/security-headers/security-headers-data.ts'
+import { SecurityHeadersData } from '../../registry/web/schemas/security-headers-data.ts'
 import type { WebWorld } from './web-world.ts'
 import { startWebWorld } from './web-world.ts'
 

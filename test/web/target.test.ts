@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { startUrls } from '../../plugins/web/web-start.ts'
-import { parseWebTarget } from '../../plugins/web/web-target.ts'
+import { parseWebTarget } from '../../registry/web/schemas/web-target.ts'
 
 const ok = (input: string) => {
   const r = parseWebTarget(input)

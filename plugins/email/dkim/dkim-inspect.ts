@@ -1,7 +1,7 @@
 import type { EmailDns } from '../email-dns.ts'
-import type { Finding } from '../findings.ts'
+import type { Finding } from '../../../registry/email/schemas/findings.ts'
 import { dedupeFindings, finding, sortFindings } from '../findings.ts'
-import type { DkimDataShape, DkimKeyShape } from './dkim-data.ts'
+import type { DkimDataShape, DkimKeyShape } from '../../../registry/email/schemas/dkim-data.ts'
 import { looksLikeDkim, parseDkimRecord } from './dkim-parse.ts'
 import { COMMON_SELECTORS } from './dkim-selectors.ts'
 

@@ -47,5 +47,3 @@ export const COMMON_SELECTORS = [
   'zendesk1',
   'zendesk2',
 ] as const
-
-export const MAX_USER_SELECTORS = 20

@@ -1,6 +1,6 @@
 import type { EmailDns } from '../email-dns.ts'
 import { sortFindings } from '../findings.ts'
-import type { DmarcDataShape } from './dmarc-data.ts'
+import type { DmarcDataShape } from '../../../registry/email/schemas/dmarc-data.ts'
 import { discoverDmarc } from './dmarc-discover.ts'
 import { lintDmarc } from './dmarc-lint.ts'
 import { parseDmarc } from './dmarc-parse.ts'

@@ -1,4 +1,4 @@
-import type { Finding } from '../findings.ts'
+import type { Finding } from '../../../registry/email/schemas/findings.ts'
 import { finding } from '../findings.ts'
 import type { DmarcDiscovery } from './dmarc-discover.ts'
 import type { Disposition, ParsedDmarc } from './dmarc-parse.ts'

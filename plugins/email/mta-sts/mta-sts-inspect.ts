@@ -1,10 +1,10 @@
 import type { GuardedNetwork } from '../../../runtime/net/guarded-network.ts'
 import { TargetBlockedError } from '../../../runtime/net/target-blocked-error.ts'
 import type { EmailDns } from '../email-dns.ts'
-import type { Finding } from '../findings.ts'
+import type { Finding } from '../../../registry/email/schemas/findings.ts'
 import { finding, sortFindings } from '../findings.ts'
 import { parseTagList, tagValue } from '../tag-list.ts'
-import type { MtaStsShape } from './mta-sts-data.ts'
+import type { MtaStsShape } from '../../../registry/email/schemas/mta-sts-data.ts'
 import { parseStsPolicy, patternMatches } from './mta-sts-policy.ts'
 
 // MTA-STS (RFC 8461): the TXT record at _mta-sts.<domain> announces a policy, the

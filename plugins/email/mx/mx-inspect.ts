@@ -1,10 +1,10 @@
 import { isIP } from 'node:net'
 import { checkTargetText } from '../../../runtime/net/target-policy.ts'
 import type { EmailDns } from '../email-dns.ts'
-import type { Finding } from '../findings.ts'
+import type { Finding } from '../../../registry/email/schemas/findings.ts'
 import { finding, sortFindings } from '../findings.ts'
 import { parseClientIp, reverseName, sameIp } from '../spf/spf-ip.ts'
-import type { MxDataShape, MxHostShape } from './mx-data.ts'
+import type { MxDataShape, MxHostShape } from '../../../registry/email/schemas/mx-data.ts'
 
 // MX records by preference, each exchange resolved (A and AAAA), with what RFC
 // 5321/2181/7505 forbid or expect checked: null MX, aliases, IP literals, names

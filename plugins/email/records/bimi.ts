@@ -1,24 +1,13 @@
-import { z } from 'zod'
 import type { EmailDns } from '../email-dns.ts'
-import type { Finding } from '../findings.ts'
-import { FindingList, finding } from '../findings.ts'
+import type { Finding } from '../../../registry/email/schemas/findings.ts'
+import { finding } from '../findings.ts'
 import { parseTagList, tagValue } from '../tag-list.ts'
+import type { BimiShape } from '../../../registry/email/schemas/bimi-data.ts'
 
 // BIMI (draft-brand-indicators-for-message-identification): "v=BIMI1; l=<https
 // SVG>; a=<https VMC/CMC PEM>" at default._bimi.<domain>. Mailbox providers show
 // the logo only for mail passing DMARC under an enforcing policy, and the large
 // ones only with a mark certificate (a=). The logo and certificate are not fetched.
-
-export const BimiSchema = z.object({
-  name: z.string(),
-  status: z.enum(['found', 'none', 'multiple', 'invalid', 'declined', 'dns_error']),
-  record: z.string().nullable(),
-  logo_url: z.string().nullable(),
-  certificate_url: z.string().nullable(),
-  findings: FindingList,
-})
-
-export type BimiShape = z.infer<typeof BimiSchema>
 
 export interface DmarcForBimi {
   applied_policy: 'none' | 'quarantine' | 'reject' | null

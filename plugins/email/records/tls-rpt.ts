@@ -1,22 +1,12 @@
-import { z } from 'zod'
 import type { EmailDns } from '../email-dns.ts'
-import type { Finding } from '../findings.ts'
-import { FindingList, finding } from '../findings.ts'
+import type { Finding } from '../../../registry/email/schemas/findings.ts'
+import { finding } from '../findings.ts'
 import { parseTagList, tagValue } from '../tag-list.ts'
+import type { TlsRptShape } from '../../../registry/email/schemas/tls-rpt-data.ts'
 
 // SMTP TLS Reporting (RFC 8460): "v=TLSRPTv1; rua=<mailto: or https: URIs>" at
 // _smtp._tls.<domain> asks senders to report TLS failures (and MTA-STS/DANE
 // results) daily. Without it an enforced MTA-STS policy fails silently.
-
-export const TlsRptSchema = z.object({
-  name: z.string(),
-  status: z.enum(['found', 'none', 'multiple', 'invalid', 'dns_error']),
-  record: z.string().nullable(),
-  rua: z.array(z.string()),
-  findings: FindingList,
-})
-
-export type TlsRptShape = z.infer<typeof TlsRptSchema>
 
 export async function inspectTlsRpt(dns: EmailDns, domain: string, mtaStsPublished: boolean): Promise<TlsRptShape> {
   const name = `_smtp._tls.${domain}`

@@ -1,6 +1,6 @@
 import type { EmailDns } from '../email-dns.ts'
 import { sortFindings } from '../findings.ts'
-import type { SpfDataShape } from './spf-data.ts'
+import type { SpfDataShape } from '../../../registry/email/schemas/spf-data.ts'
 import { checkHost, macroContexts } from './spf-evaluate.ts'
 import { parseClientIp } from './spf-ip.ts'
 import { effectiveAll, lintSpfTree } from './spf-lint.ts'

@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js'
-import type { Finding } from '../findings.ts'
+import type { Finding } from '../../../registry/email/schemas/findings.ts'
 import { finding } from '../findings.ts'
 import type { SpfNode, SpfTermView, SpfTree } from './spf-tree.ts'
 

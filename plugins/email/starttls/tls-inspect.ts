@@ -1,10 +1,10 @@
 import type { GuardedNetwork } from '../../../runtime/net/guarded-network.ts'
-import type { Finding } from '../findings.ts'
+import type { Finding } from '../../../registry/email/schemas/findings.ts'
 import { finding, sortFindings } from '../findings.ts'
-import type { MxDataShape } from '../mx/mx-data.ts'
+import type { MxDataShape } from '../../../registry/email/schemas/mx-data.ts'
 import type { StarttlsResult } from './starttls-probe.ts'
 import { probeStarttls } from './starttls-probe.ts'
-import type { TlsPartShape } from './tls-data.ts'
+import type { TlsPartShape } from '../../../registry/email/schemas/starttls-data.ts'
 
 export interface TlsOptions {
   port: number

@@ -2,10 +2,7 @@ import { blockSize } from '../../../runtime/ip/bits.ts'
 import { formatIpv4Number, formatIpv6 } from '../../../runtime/ip/format.ts'
 import type { Cidr, IpResult, IpVersion } from '../../../runtime/ip/ip-types.ts'
 import { fail, ok } from '../../../runtime/ip/ip-types.ts'
-
-/** Page sizes of DESIGN.md "Bounds": cidr/expand pages 256 by default, at most 4096. */
-export const EXPAND_DEFAULT_LIMIT = 256
-export const EXPAND_MAX_LIMIT = 4096
+import { EXPAND_DEFAULT_LIMIT, EXPAND_MAX_LIMIT } from '../../../registry/network/schemas/cidr-expand-limits.ts'
 
 export interface ExpandPage {
   version: IpVersion

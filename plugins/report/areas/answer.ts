@@ -1,4 +1,4 @@
-import type { ReportFinding } from '../findings.ts'
+import type { ReportFinding } from '../../../registry/flagship/schemas/report-findings.ts'
 
 /** What an area makes of its part's data: a score (null: not scorable), the part's grade, a line, findings. */
 export interface AreaAnswer {

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
-import type { DnsLookupData } from '../../dns/dns-data.ts'
-import type { ReportFinding } from '../findings.ts'
+import type { DnsLookupData } from '../../../registry/dns/schemas/dns-data.ts'
+import type { ReportFinding } from '../../../registry/flagship/schemas/report-findings.ts'
 import { scoreFromFindings } from '../scoring.ts'
 import type { AreaAnswer } from './answer.ts'
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
-import type { DnssecData } from '../../dnssec/dnssec-data.ts'
-import type { ReportFinding } from '../findings.ts'
+import type { DnssecData } from '../../../registry/dns/schemas/dnssec-data.ts'
+import type { ReportFinding } from '../../../registry/flagship/schemas/report-findings.ts'
 import { DNSSEC_SEVERITY } from '../findings.ts'
 import type { AreaAnswer } from './answer.ts'
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { HealthData } from '../../email/report-data.ts'
+import type { HealthData } from '../../../registry/email/schemas/report-data.ts'
 import { EMAIL_SEVERITY } from '../findings.ts'
 import type { AreaAnswer } from './answer.ts'
 

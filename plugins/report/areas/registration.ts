@@ -1,6 +1,6 @@
 import type { z } from 'zod'
-import type { DomainAgeData, DomainRegistrarData } from '../../domain/domain-data.ts'
-import type { ReportFinding } from '../findings.ts'
+import type { DomainAgeData, DomainRegistrarData } from '../../../registry/domain/schemas/domain-data.ts'
+import type { ReportFinding } from '../../../registry/flagship/schemas/report-findings.ts'
 import { scoreFromFindings } from '../scoring.ts'
 import type { AreaAnswer } from './answer.ts'
 

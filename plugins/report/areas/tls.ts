@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { TlsAnalyzeData } from '../../tls/tls-data.ts'
+import type { TlsAnalyzeData } from '../../../registry/tls/schemas/tls-data.ts'
 import type { AreaAnswer } from './answer.ts'
 
 // The TLS area is /api/tls/analyze on the site's https port. Its score follows

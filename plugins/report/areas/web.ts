@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { SecurityHeadersData } from '../../web/security-headers/security-headers-data.ts'
+import type { SecurityHeadersData } from '../../../registry/web/schemas/security-headers-data.ts'
 import type { AreaAnswer } from './answer.ts'
 
 // The web area is /api/web/security-headers on the site: its score (100 minus

@@ -2,7 +2,7 @@ import { prefixMask } from '../../../runtime/ip/bits.ts'
 import { formatCidr } from '../../../runtime/ip/format.ts'
 import type { Cidr } from '../../../runtime/ip/ip-types.ts'
 import { parseCidr } from '../../../runtime/ip/parse-cidr.ts'
-import { parseAsn } from '../../rdap/asn-param.ts'
+import { parseAsn } from '../../../runtime/params/asn.ts'
 
 // RIPEstat's answers are other people's data: every prefix is parsed again with
 // the IP library and written in canonical form with host bits cleared, every ASN

@@ -1,4 +1,4 @@
-import type { WebFinding } from '../../web/web-findings.ts'
+import type { WebFinding } from '../../../registry/web/schemas/web-findings.ts'
 import type { ParsedSecurityTxt, TxtField } from './security-txt-parse.ts'
 
 // RFC 9116 §2.5 field rules. Contact (one or more, in order of preference — the

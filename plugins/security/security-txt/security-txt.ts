@@ -3,11 +3,11 @@ import { bodyText } from '../../web/body-text.ts'
 import type { WebCallOptions } from '../../web/web-call.ts'
 import { openSite } from '../../web/web-call.ts'
 import type { WebClient } from '../../web/web-client.ts'
-import type { WebFinding } from '../../web/web-findings.ts'
+import type { WebFinding } from '../../../registry/web/schemas/web-findings.ts'
 import { sortFindings } from '../../web/web-findings.ts'
 import { headerValue } from '../../web/web-response.ts'
 import { parseSecurityTxt } from './security-txt-parse.ts'
-import type { SecurityTxtData } from './security-txt-data.ts'
+import type { SecurityTxtData } from '../../../registry/security/schemas/security-txt-data.ts'
 import { validateSecurityTxt } from './security-txt-validate.ts'
 
 // /api/security/security-txt: RFC 9116 §3 — https://<domain>/.well-known/security.txt,

@@ -3,10 +3,10 @@ import { bodyText } from '../body-text.ts'
 import type { WebCallOptions } from '../web-call.ts'
 import { openSite, toTarget } from '../web-call.ts'
 import type { WebClient } from '../web-client.ts'
-import type { WebTarget } from '../web-target.ts'
-import { targetLabel } from '../web-target.ts'
+import type { WebTarget } from '../../../registry/web/schemas/web-target.ts'
+import { targetLabel } from '../target-url.ts'
 import { headerValue } from '../web-response.ts'
-import type { RobotsData } from './robots-data.ts'
+import type { RobotsData } from '../../../registry/web/schemas/robots-data.ts'
 import { parseRobots } from './robots-parse.ts'
 
 // /api/web/robots: /robots.txt of the target's origin (any path given is

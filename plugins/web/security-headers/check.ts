@@ -1,11 +1,8 @@
-import { z } from 'zod'
-import type { WebFinding } from '../web-findings.ts'
+import type { WebFinding } from '../../../registry/web/schemas/web-findings.ts'
+import type { CheckResult } from '../../../registry/web/schemas/security-headers-data.ts'
 
 // One graded check: which header, what it said, and the points it moved the
 // score with the reason — every point of the grade is accounted for here.
-
-export const CHECK_RESULTS = ['pass', 'warn', 'fail', 'info', 'not_applicable'] as const
-export type CheckResult = (typeof CHECK_RESULTS)[number]
 
 export interface Check {
   id: string
@@ -17,15 +14,6 @@ export interface Check {
   value: string | null
   reason: string
 }
-
-export const CheckData = z.object({
-  id: z.string(),
-  header: z.string(),
-  result: z.enum(CHECK_RESULTS),
-  points: z.number().int().meta({ description: 'Taken off the score of 100 (0 or negative)' }),
-  value: z.string().nullable(),
-  reason: z.string(),
-})
 
 /** What each analysis gives back: its checks, findings, and the parsed detail. */
 export interface Analysis<D> {

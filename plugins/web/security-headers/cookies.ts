@@ -1,5 +1,4 @@
-import { z } from 'zod'
-import type { WebFinding } from '../web-findings.ts'
+import type { WebFinding } from '../../../registry/web/schemas/web-findings.ts'
 import type { Analysis, Check } from './check.ts'
 import { parseParams } from './header-params.ts'
 
@@ -24,18 +23,6 @@ export interface CookieInfo {
   session_like: boolean
   issues: string[]
 }
-
-export const CookieData = z.object({
-  name: z.string(),
-  secure: z.boolean(),
-  http_only: z.boolean(),
-  same_site: z.enum(['strict', 'lax', 'none', 'invalid']).nullable().meta({ description: 'null: not set (browsers treat it as lax)' }),
-  domain: z.string().nullable(),
-  path: z.string().nullable(),
-  prefix: z.enum(['__Secure-', '__Host-']).nullable(),
-  session_like: z.boolean().meta({ description: 'The name looks like a session or auth cookie' }),
-  issues: z.array(z.string()),
-})
 
 export function parseSetCookie(header: string): CookieInfo {
   const semi = header.indexOf(';')

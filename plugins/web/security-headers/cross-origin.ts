@@ -1,5 +1,4 @@
-import { z } from 'zod'
-import type { WebFinding } from '../web-findings.ts'
+import type { WebFinding } from '../../../registry/web/schemas/web-findings.ts'
 import type { Analysis, Check } from './check.ts'
 
 // COOP, COEP and CORP (HTML and Fetch standards). They isolate a page from other
@@ -13,13 +12,6 @@ export interface CrossOrigin {
   /** COOP same-origin with COEP require-corp or credentialless: crossOriginIsolated. */
   isolated: boolean
 }
-
-export const CrossOriginData = z.object({
-  opener_policy: z.string().nullable(),
-  embedder_policy: z.string().nullable(),
-  resource_policy: z.string().nullable(),
-  isolated: z.boolean().meta({ description: 'COOP same-origin and COEP require-corp/credentialless: the page is cross-origin isolated' }),
-})
 
 const token = (v: string | undefined) => (v === undefined ? null : (v.split(';')[0]!.trim().toLowerCase() || null))
 

@@ -1,5 +1,3 @@
-import { z } from 'zod'
-
 // Content-Security-Policy parsing as CSP Level 3 §2.2 does it: a header may carry
 // several policies (comma-separated), a policy is directives separated by ";", a
 // directive's name is lowercased, and a repeated directive is ignored (the first
@@ -15,12 +13,6 @@ export interface CspPolicy {
   directives: CspDirective[]
   problems: string[]
 }
-
-export const CspPolicyData = z.object({
-  disposition: z.enum(['enforce', 'report']).meta({ description: 'report: Content-Security-Policy-Report-Only, which blocks nothing' }),
-  directives: z.array(z.object({ name: z.string(), values: z.array(z.string()) })),
-  problems: z.array(z.string()),
-})
 
 const KNOWN = new Set([
   'default-src', 'script-src', 'script-src-elem', 'script-src-attr', 'style-src', 'style-src-elem', 'style-src-attr', 'img-src', 'font-src',

@@ -1,8 +1,7 @@
-import { z } from 'zod'
-import type { WebFinding } from '../web-findings.ts'
+import type { WebFinding } from '../../../registry/web/schemas/web-findings.ts'
 import type { Analysis, Check } from './check.ts'
 import type { CspPolicy } from './csp-parse.ts'
-import { CspPolicyData, directive, parseCspHeaders } from './csp-parse.ts'
+import { directive, parseCspHeaders } from './csp-parse.ts'
 
 // What the enforced policies allow, taken together (a browser applies every
 // policy, so a script must pass all of them): scripts are unrestricted only when
@@ -34,23 +33,6 @@ export interface CspAnalysis {
   frame_ancestors: string[] | null
   wildcards: CspWildcard[]
 }
-
-export const CspData = z.object({
-  present: z.boolean().meta({ description: 'An enforced policy is sent' }),
-  report_only: z.boolean().meta({ description: 'Only Content-Security-Policy-Report-Only is sent (nothing is blocked)' }),
-  policies: z.array(CspPolicyData),
-  script_sources: z.array(z.string()).nullable().meta({ description: 'script-src (or default-src) of the first enforced policy that restricts scripts' }),
-  unsafe_inline: z.boolean(),
-  unsafe_eval: z.boolean(),
-  broad_script_sources: z.array(z.string()).meta({ description: "Sources that allow scripts from almost anywhere: *, and scheme-only sources like https: or data:" }),
-  strict_dynamic: z.boolean(),
-  nonces_or_hashes: z.boolean(),
-  object_src_none: z.boolean(),
-  base_uri: z.boolean(),
-  upgrade_insecure_requests: z.boolean(),
-  frame_ancestors: z.array(z.string()).nullable(),
-  wildcards: z.array(z.object({ directive: z.string(), source: z.string() })),
-})
 
 const isNonceOrHash = (s: string) => /^'(nonce-|sha256-|sha384-|sha512-)/i.test(s)
 const isBroad = (s: string) => s === '*' || /^[a-z][a-z0-9+.-]*:$/i.test(s) || /^[a-z][a-z0-9+.-]*:\/\/\*$/i.test(s)

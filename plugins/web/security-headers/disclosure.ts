@@ -1,4 +1,4 @@
-import type { WebFinding } from '../web-findings.ts'
+import type { WebFinding } from '../../../registry/web/schemas/web-findings.ts'
 import type { Check } from './check.ts'
 import type { HeaderField } from '../web-response.ts'
 import { headerValue } from '../web-response.ts'

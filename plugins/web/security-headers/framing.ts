@@ -1,4 +1,3 @@
-import { z } from 'zod'
 import type { Analysis, Check } from './check.ts'
 
 // Clickjacking: CSP frame-ancestors, or X-Frame-Options where there is none
@@ -12,13 +11,6 @@ export interface Framing {
   protected: boolean
   via: 'frame-ancestors' | 'x-frame-options' | null
 }
-
-export const FramingData = z.object({
-  x_frame_options: z.string().nullable(),
-  frame_ancestors: z.array(z.string()).nullable(),
-  protected: z.boolean(),
-  via: z.enum(['frame-ancestors', 'x-frame-options']).nullable(),
-})
 
 export function analyzeFraming(xfoValues: readonly string[], frameAncestors: string[] | null): Analysis<Framing> {
   const xfo = xfoValues.length ? xfoValues.join(', ') : null

@@ -1,4 +1,3 @@
-import { z } from 'zod'
 import type { Analysis } from './check.ts'
 import { parseParams } from './header-params.ts'
 
@@ -19,15 +18,6 @@ export interface Hsts {
   preload_ready: boolean
   problems: string[]
 }
-
-export const HstsData = z.object({
-  max_age: z.number().int().nullable(),
-  include_subdomains: z.boolean(),
-  preload: z.boolean(),
-  valid: z.boolean().meta({ description: 'A browser would honour the header' }),
-  preload_ready: z.boolean().meta({ description: 'max-age >= 1 year, includeSubDomains and preload (hstspreload.org rules for the header)' }),
-  problems: z.array(z.string()),
-})
 
 export function parseHsts(value: string): Hsts {
   const problems: string[] = []

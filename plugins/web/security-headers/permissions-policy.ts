@@ -1,4 +1,3 @@
-import { z } from 'zod'
 import type { Analysis } from './check.ts'
 import { splitOutsideQuotes } from './header-params.ts'
 
@@ -13,13 +12,6 @@ export interface PermissionsPolicy {
   problems: string[]
   feature_policy: string | null
 }
-
-export const PermissionsPolicyData = z.object({
-  value: z.string().nullable(),
-  features: z.array(z.object({ name: z.string(), allowlist: z.array(z.string()).meta({ description: '[] = disabled everywhere; * = every origin' }) })),
-  problems: z.array(z.string()),
-  feature_policy: z.string().nullable().meta({ description: 'The deprecated Feature-Policy header, when sent' }),
-})
 
 const KEY = /^[a-z*][a-z0-9_\-.*]*$/
 const ITEM = /^(\*|self|src|"[^"\\]*")$/

@@ -2,10 +2,10 @@ import type { z } from 'zod'
 import type { WebCallOptions } from '../web-call.ts'
 import { openSite, toTarget } from '../web-call.ts'
 import type { WebClient } from '../web-client.ts'
-import type { WebTarget } from '../web-target.ts'
-import { targetLabel } from '../web-target.ts'
+import type { WebTarget } from '../../../registry/web/schemas/web-target.ts'
+import { targetLabel } from '../target-url.ts'
 import { gradeSecurityHeaders } from './grade-headers.ts'
-import type { SecurityHeadersData } from './security-headers-data.ts'
+import type { SecurityHeadersData } from '../../../registry/web/schemas/security-headers-data.ts'
 
 // /api/web/security-headers: the page a browser ends up on (redirects followed,
 // every hop vetted) graded on its security headers. Only the final response is

@@ -1,5 +1,5 @@
 import type { Analysis, Check } from './check.ts'
-import type { WebFinding } from '../web-findings.ts'
+import type { WebFinding } from '../../../registry/web/schemas/web-findings.ts'
 
 // X-Content-Type-Options and Referrer-Policy: one token each. For Referrer-Policy
 // a browser takes the last token it recognizes in the comma list (W3C Referrer

@@ -1,12 +1,12 @@
 import { z } from 'zod'
-import { normalizeDomain } from '../../runtime/params/domain.ts'
-import { formatIp } from '../../runtime/ip/format.ts'
-import { parseIp } from '../../runtime/ip/parse.ts'
+import { normalizeDomain } from '../../../runtime/params/domain.ts'
+import { formatIp } from '../../../runtime/ip/format.ts'
+import { parseIp } from '../../../runtime/ip/parse.ts'
 
 // What a caller may name as a web target: "example.com", "example.com:8443",
 // "[2001:db8::1]:8080", or a URL ("http://example.com/path"). A URL's scheme is
 // kept (it decides http or https); a bare host gets none, and each endpoint
-// decides what to try (web-start.ts). The host is checked like every other
+// decides what to try (plugins/web/web-start.ts). The host is checked like every other
 // input: a domain name by syntax, an IP as a strict dotted quad or IPv6 — never a
 // numeric form the WHATWG URL parser would quietly turn into another address
 // ("2130706433" is 127.0.0.1 to a browser).
@@ -89,22 +89,6 @@ export function parseWebTarget(input: string): TargetCheck {
     return { ok: false, reason: `the path "${rest}" is not valid` }
   }
   return { ok: true, target: { scheme, hostname: host.host, port, path } }
-}
-
-/** "host" or "[v6]", as it goes into a URL's authority. */
-export function urlHost(hostname: string): string {
-  return hostname.includes(':') ? `[${hostname}]` : hostname
-}
-
-/** The URL for a target under a scheme; the scheme's default port is left out. */
-export function targetUrl(target: WebTarget, scheme: WebScheme, path = target.path): string {
-  const port = target.port === null || target.port === (scheme === 'https' ? 443 : 80) ? '' : `:${target.port}`
-  return `${scheme}://${urlHost(target.hostname)}${port}${path}`
-}
-
-/** "example.com", "example.com:8443" or "[2001:db8::1]:8080": how a target is shown back. */
-export function targetLabel(target: WebTarget): string {
-  return target.port === null ? urlHost(target.hostname) : `${urlHost(target.hostname)}:${target.port}`
 }
 
 export const WebTargetParam = z

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { normalizeDomain } from '../../runtime/params/domain.ts'
-import { formatIp } from '../../runtime/ip/format.ts'
-import { parseIp } from '../../runtime/ip/parse.ts'
+import { normalizeDomain } from '../../../runtime/params/domain.ts'
+import { formatIp } from '../../../runtime/ip/format.ts'
+import { parseIp } from '../../../runtime/ip/parse.ts'
 
 // A TLS target as people write it: "example.com", "example.com:8443",
 // "https://example.com/path", "192.0.2.1:443", "[2001:db8::1]:443", "2001:db8::1".

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { DnsRecordData } from '../dns/dns-data.ts'
+import { DnsRecordData } from './dns-data.ts'
 
 // Shape of /api/dns/dnssec data (documentation and tests).
 

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { IpAddressParam } from '../../../runtime/params/ip-address.ts'
 import { DomainName } from '../../../runtime/params/domain.ts'
-import { FindingList } from '../findings.ts'
+import { FindingList } from './findings.ts'
 
 // Shapes of the SPF endpoints (/api/email/spf, /api/dns/spf) and the SPF part of
 // health/diagnose. The include tree is a flat list in evaluation order with

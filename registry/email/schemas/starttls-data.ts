@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { FindingList } from '../findings.ts'
+import { FindingList } from './findings.ts'
 
 export const CertificateSchema = z.object({
   subject: z.string().nullable(),

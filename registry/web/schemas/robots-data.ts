@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ChainStopData, FallbackData, HopData } from '../web-data.ts'
+import { ChainStopData, FallbackData, HopData } from './web-data.ts'
 
 export const RobotsData = z.object({
   host: z.string(),

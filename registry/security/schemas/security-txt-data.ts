@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { WebFindingData } from '../../web/web-findings.ts'
+import { WebFindingData } from '../../web/schemas/web-findings.ts'
 
 export const SecurityTxtData = z.object({
   domain: z.string(),

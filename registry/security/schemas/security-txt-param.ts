@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { isIP } from 'node:net'
-import { parseWebTarget } from '../../web/web-target.ts'
+import { parseIp } from '../../../runtime/ip/parse.ts'
+import { parseWebTarget } from '../../web/schemas/web-target.ts'
 
 // The security.txt endpoint's {domain}: a domain name as everywhere else (a URL's
 // scheme and path are dropped), except that a port is kept — a staging site on
@@ -20,7 +20,9 @@ export const SecurityTxtHostParam = z
       return z.NEVER
     }
     const t = parsed.target
-    if (isIP(t.hostname)) {
+    // The target's hostname is an address exactly when it was given as one (it is
+    // then in canonical form), so the address parser tells the two apart.
+    if (parseIp(t.hostname).ok) {
       ctx.addIssue({ code: 'custom', message: `"${value}" is an IP address, not a domain name` })
       return z.NEVER
     }

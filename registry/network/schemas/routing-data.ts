@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { AsnRegistrationData } from '../rdap/rdap-data.ts'
+import { AsnRegistrationData } from '../../domain/schemas/rdap-data.ts'
 
 // Shapes of the routing endpoints' data (OpenAPI and tests): /api/asn,
 // /api/bgp/prefix, /api/bgp/asn, /api/rpki, /api/network/intelligence.

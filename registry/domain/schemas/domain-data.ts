@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { AnswerStatus } from '../dns/dns-data.ts'
+import { AnswerStatus } from '../../dns/schemas/dns-data.ts'
 import {
   EntityData,
   NameserverData,
@@ -9,7 +9,7 @@ import {
   StatusCodeData,
   commonShape,
   sourceShape,
-} from '../rdap/rdap-data.ts'
+} from './rdap-data.ts'
 
 // Shapes of the /api/domain/* answers.
 

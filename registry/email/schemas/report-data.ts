@@ -1,14 +1,14 @@
 import { z } from 'zod'
-import { DkimData } from './dkim/dkim-data.ts'
-import { DmarcData } from './dmarc/dmarc-data.ts'
+import { DkimData } from './dkim-data.ts'
+import { DmarcData } from './dmarc-data.ts'
 import { FindingList } from './findings.ts'
-import { MtaStsSchema } from './mta-sts/mta-sts-data.ts'
-import { MxData } from './mx/mx-data.ts'
-import { BimiSchema } from './records/bimi.ts'
-import { TlsRptSchema } from './records/tls-rpt.ts'
-import { PartSummarySchema } from './scoring.ts'
-import { SpfData } from './spf/spf-data.ts'
-import { TlsPartSchema } from './starttls/tls-data.ts'
+import { MtaStsSchema } from './mta-sts-data.ts'
+import { MxData } from './mx-data.ts'
+import { BimiSchema } from './bimi-data.ts'
+import { TlsRptSchema } from './tls-rpt-data.ts'
+import { PartSummarySchema } from './part-summary.ts'
+import { SpfData } from './spf-data.ts'
+import { TlsPartSchema } from './starttls-data.ts'
 
 // Shapes of /api/email/health (scores and findings) and /api/email/diagnose (the
 // same, every part's full data, and the checks health leaves out).

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { FindingList } from '../findings.ts'
+import { FindingList } from './findings.ts'
 
 const Disposition = z.enum(['none', 'quarantine', 'reject'])
 

@@ -1,7 +1,9 @@
 import { z } from 'zod'
 import { DomainName } from '../../../runtime/params/domain.ts'
-import { FindingList } from '../findings.ts'
-import { MAX_USER_SELECTORS } from './dkim-selectors.ts'
+import { FindingList } from './findings.ts'
+
+/** How many selectors ?selectors= may name (the common ones are tried besides them). */
+export const MAX_USER_SELECTORS = 20
 
 const SELECTOR = /^[A-Za-z0-9_-]{1,63}(?:\.[A-Za-z0-9_-]{1,63})*$/
 

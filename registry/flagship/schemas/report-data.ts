@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { AREAS, ReportFindingData, SEVERITIES } from './findings.ts'
-import { GRADE_SCALE, GRADES, WEIGHTS } from './scoring.ts'
+import { AREAS, ReportFindingData, SEVERITIES } from './report-findings.ts'
+import { GRADE_SCALE, GRADES, WEIGHTS } from './report-scale.ts'
 
 // Shape of /api/report data (documentation and tests).
 

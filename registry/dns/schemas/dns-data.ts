@@ -78,3 +78,8 @@ export const ReverseDnsData = z.object({
   ),
   resolver: ResolverInfo,
 })
+
+/** What every record endpoint's answer shares, said once after each one's own description. */
+export const RECORD_ANSWERS =
+  'NXDOMAIN and NODATA are 200 answers (`status` says which) and SERVFAIL is a 200 cached 30 s; a resolver that times out or answers REFUSED is a 502 upstream_error. ' +
+  'Answers are cached for their smallest TTL, at most 5 minutes.'
