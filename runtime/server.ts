@@ -5,6 +5,7 @@ import type { Server } from 'srvx'
 import type { InfralensApp } from './app.ts'
 import { defineIsoNow } from './clock.ts'
 import { answerParserErrors } from './parser-errors.ts'
+import { guardRequests } from './request-guard.ts'
 
 export const MAX_BODY_BYTES = 8 * 1024 * 1024
 export const MAX_HEADER_BYTES = 16 * 1024
@@ -21,6 +22,8 @@ export async function listen(service: InfralensApp, options: { port: number; hos
     maxRequestBodySize: MAX_BODY_BYTES,
     node: {
       maxHeaderSize: MAX_HEADER_BYTES,
+      // Checked by the request guard instead, which answers with the envelope.
+      requireHostHeader: false,
       // Slow clients cannot hold a socket forever (slowloris).
       headersTimeout: 10_000,
       // Node refuses a requestTimeout below headersTimeout (a short INFRALENS_REQUEST_TIMEOUT_MS).
@@ -30,14 +33,19 @@ export async function listen(service: InfralensApp, options: { port: number; hos
   })
   await server.ready()
   const node = server.node?.server as HttpServer | undefined
-  // What the parser refuses gets the error envelope too, not Node's bare status line.
-  if (node) answerParserErrors(node, { nextId: service.nextId, isoNow: defineIsoNow(service.clock), log: service.log, maxHeaderBytes: MAX_HEADER_BYTES })
+  if (node) {
+    const isoNow = defineIsoNow(service.clock)
+    // What the parser refuses, and what passes it but Node or srvx would answer
+    // bare, get the error envelope too, not a bare status line.
+    answerParserErrors(node, { nextId: service.nextId, isoNow, log: service.log, maxHeaderBytes: MAX_HEADER_BYTES })
+    guardRequests(node, { nextId: service.nextId, isoNow, log: service.log })
+  }
   // Once the listener is closed (shutdown), every answer says Connection: close, so
   // clients stop sending on kept-alive connections and those end by themselves
-  // instead of being served until the grace period cuts them mid-request.
-  // Answers still being worked on when the shutdown begins are tracked so drain()
-  // can mark them too: their connections then close right after them, instead of
-  // idling until the client's or the server's keep-alive timeout.
+  // instead of being served until the grace period cuts them mid-request. Answers
+  // still being worked on when the shutdown begins are tracked so drain() can mark
+  // them too: their connections then close right after them, instead of idling
+  // until the client's or the server's keep-alive timeout.
   if (node) {
     const pending = new Set<ServerResponse>()
     inFlight.set(server, pending)

@@ -10,7 +10,7 @@ import { assertHealthy, assertOptions, assertStaysOnTheBox, count, knownAbortFin
 import type { Judged } from './fuzz-judge.ts'
 import { judge } from './fuzz-judge.ts'
 import type { RawAnswer, WireMutation, WireRequest } from './fuzz-wire.ts'
-import { exchange, hostHeader, knownBypass, render, wireMutation } from './fuzz-wire.ts'
+import { exchange, hostHeader, render, wireMutation } from './fuzz-wire.ts'
 
 // The fuzzer on the wire (issue 18): the same cases as fuzz-endpoints.test.ts,
 // sent as raw bytes to the real HTTP server (runtime/server.ts: srvx, Node's
@@ -19,10 +19,10 @@ import { exchange, hostHeader, knownBypass, render, wireMutation } from './fuzz-
 // forbidden methods, other HTTP versions, folded or LF-only header lines,
 // lying Content-Length, broken chunked framing, headers past the 16 KiB limit.
 // Every answer is judged like the in-process ones; one the parser refused may be
-// JSON whatever format= said (the app never saw the request). The refusals that
-// bypass the envelope altogether are findings (fuzz-findings.test.ts), recognized
-// by knownBypass so the run goes on. After every property the server still
-// accepts connections and answers /api/health.
+// JSON whatever format= said (the app never saw the request); what passes the
+// parser but the app cannot route (no Host, an odd target, CONNECT) is answered
+// by runtime/request-guard.ts, with the envelope too. After every property the
+// server still accepts connections and answers /api/health.
 //
 //   FUZZ_RUNS=300 npx vitest run test/hardening/fuzz-wire.test.ts   a quarter of that per endpoint
 
@@ -68,18 +68,21 @@ function judgeWire(wire: WireRequest, answer: RawAnswer): Judged {
   const routed = url ? routeOf(world.t, wire.method, url.pathname) : undefined
   const judged = judge(routed, wire.method, format, answer)
   if (!judged.problem || answer.status < 400) return judged
-  // runtime/parser-errors.ts answered: the app never saw the request (nor its
-  // format= or method), the answer is the JSON envelope with connection: close.
+  // runtime/parser-errors.ts or runtime/request-guard.ts answered: the app never
+  // saw the request (nor its format= or method), the answer is the JSON envelope
+  // with connection: close.
   if (answer.headers.get('connection') === 'close' && answer.headers.get('date') !== null && PARSER_REFUSALS.has(answer.status)) {
     const asParserError = judge(undefined, 'GET', null, answer)
-    const details = asParserError.envelope?.error?.details as { parse_error?: unknown; max_bytes?: unknown; headers_timeout_ms?: unknown } | undefined
-    if (!asParserError.problem && (typeof details?.parse_error === 'string' || details?.max_bytes !== undefined || details?.headers_timeout_ms !== undefined)) return asParserError
+    const details = asParserError.envelope?.error?.details as { parse_error?: unknown; max_bytes?: unknown; headers_timeout_ms?: unknown; param?: unknown; method?: unknown } | undefined
+    const byParser = typeof details?.parse_error === 'string' || details?.max_bytes !== undefined || details?.headers_timeout_ms !== undefined
+    const byGuard = (answer.status === 400 && (details?.param === 'host' || details?.param === 'target')) || (answer.status === 405 && details?.method === 'CONNECT')
+    if (!asParserError.problem && (byParser || byGuard)) return asParserError
   }
   return judged
 }
 
-/** Statuses runtime/parser-errors.ts answers with. */
-const PARSER_REFUSALS = new Set([400, 408, 413, 431])
+/** Statuses runtime/parser-errors.ts and runtime/request-guard.ts answer with. */
+const PARSER_REFUSALS = new Set([400, 405, 408, 413, 431])
 
 function wireProperty(endpoint: AnyEndpoint, seen: Coverage, problems: string[]) {
   const cases = fc
@@ -96,14 +99,10 @@ function wireProperty(endpoint: AnyEndpoint, seen: Coverage, problems: string[])
     const refusals = fenceRefusals.count
     const logs = world.t.logs.length
     const started = performance.now()
-    const { answer, error, raw } = await exchange(port, wire.bytes, ANSWER_MS, wire.halfClose)
+    const { answer, error, raw } = await exchange(port, wire.bytes, ANSWER_MS, wire.halfClose, wire.method === 'HEAD')
     const described = `${describeRequest(request)} on the wire as ${JSON.stringify(wire.bytes.subarray(0, 400).toString('latin1'))}${wire.bytes.length > 400 ? `…(${wire.bytes.length} bytes)` : ''}`
     const found: string[] = []
-    const known = knownBypass(wire, answer)
-    if (known) {
-      knownSeen.set(known, (knownSeen.get(known) ?? 0) + 1)
-      seen.sent++
-    } else if (!answer) found.push(error ?? `no answer (${raw.length} bytes)`)
+    if (!answer) found.push(error ?? `no answer (${raw.length} bytes)`)
     else {
       const judged = judgeWire(wire, answer)
       count(seen, c, judged, answer.status, performance.now() - started, described)

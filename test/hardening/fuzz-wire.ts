@@ -187,9 +187,10 @@ export interface RawAnswer {
 /**
  * Sends the bytes on a new connection (half-closing after them if asked), reads
  * until the server closes (every request says Connection: close); parses the one
- * answer, after a 100 Continue. No `answer`: nothing came back.
+ * answer, after a 100 Continue. No `answer`: nothing came back. The answer to a
+ * HEAD request has no body whatever its Content-Length says (RFC 9110 §9.3.2).
  */
-export function exchange(port: number, bytes: Buffer, timeoutMs: number, halfClose = false): Promise<{ answer?: RawAnswer; raw: Buffer; error?: string }> {
+export function exchange(port: number, bytes: Buffer, timeoutMs: number, halfClose = false, head = false): Promise<{ answer?: RawAnswer; raw: Buffer; error?: string }> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1')
     const chunks: Buffer[] = []
@@ -201,7 +202,7 @@ export function exchange(port: number, bytes: Buffer, timeoutMs: number, halfClo
       socket.destroy()
       const raw = Buffer.concat(chunks)
       try {
-        resolve({ ...(raw.length ? { answer: parseAnswer(raw) } : {}), raw, ...(error ? { error } : {}) })
+        resolve({ ...(raw.length ? { answer: parseAnswer(raw, head) } : {}), raw, ...(error ? { error } : {}) })
       } catch (e) {
         resolve({ raw, error: `unparsable answer (${(e as Error).message}): ${JSON.stringify(raw.subarray(0, 300).toString('latin1'))}` })
       }
@@ -215,7 +216,7 @@ export function exchange(port: number, bytes: Buffer, timeoutMs: number, halfClo
   })
 }
 
-function parseAnswer(raw: Buffer): RawAnswer {
+function parseAnswer(raw: Buffer, toHead: boolean): RawAnswer {
   let at = 0
   let interim = false
   for (;;) {
@@ -235,6 +236,7 @@ function parseAnswer(raw: Buffer): RawAnswer {
       headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim())
     }
     let body = raw.subarray(at)
+    if (toHead) return { status, headers, bytes: new Uint8Array(0), interim }
     if (/chunked/i.test(headers.get('transfer-encoding') ?? '')) body = dechunk(body)
     else if (headers.has('content-length')) {
       const length = Number(headers.get('content-length'))
@@ -259,28 +261,3 @@ function dechunk(body: Buffer): Buffer {
   }
 }
 
-// ---- answers that bypass the service (documented in fuzz-findings.test.ts) ----------------
-
-/**
- * HTTP-level refusals made by Node or srvx before the app or runtime/parser-errors.ts
- * sees the request: a bare status, no envelope, no X-Request-Id (CONNECT: no
- * answer at all). Each is a finding of the fuzzer, kept as a regression test in
- * fuzz-findings.test.ts (it.fails: it starts failing when the service answers
- * these with its envelope); here they are recognized so the fuzzer goes on
- * looking for others. Returns the finding's name, or undefined.
- */
-export function knownBypass(wire: WireRequest, answer: RawAnswer | undefined): string | undefined {
-  const head = wire.bytes.subarray(0, Math.max(0, wire.bytes.indexOf('\r\n\r\n'))).toString('latin1')
-  const lines = head.split(/\r?\n/)
-  const version = /\sHTTP\/1\.1$/.test(lines[0] ?? '')
-  const headerNames = lines.slice(1).map((l) => l.slice(0, l.indexOf(':')).trim().toLowerCase())
-  const bare = answer !== undefined && !answer.headers.has('x-request-id') && answer.bytes.byteLength === 0
-  if (wire.method === 'CONNECT' && answer === undefined) return 'CONNECT: connection closed without an answer'
-  if (!bare) return undefined
-  if (answer.status === 400 && version && !headerNames.includes('host')) return 'HTTP/1.1 without Host: Node\'s bare 400'
-  const target = wire.target
-  if (answer.status === 400 && target[0] !== '/' && target !== '*' && !(URL.canParse(target) && /^https?:$/.test(new URL(target).protocol) && new URL(target).host !== '')) return 'request target neither a path nor an http(s) URL: srvx\'s bare 400'
-  const expect = lines.slice(1).find((l) => /^expect\s*:/i.test(l))
-  if (answer.status === 417 && expect && !/^expect\s*:\s*100-continue\s*$/i.test(expect)) return 'Expect other than 100-continue: Node\'s bare 417'
-  return undefined
-}

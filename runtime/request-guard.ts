@@ -1,0 +1,115 @@
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http'
+import { STATUS_CODES } from 'node:http'
+import type { Duplex } from 'node:stream'
+import type { Logger } from 'pino'
+import { errorEnvelope } from './envelope.ts'
+
+// Requests that pass Node's parser but that Node or srvx would still answer bare
+// (a status line, no envelope, no request id) or not at all. Like the parser's
+// refusals (parser-errors.ts), they get the JSON error envelope and X-Request-Id:
+// - an HTTP/1.1 request without Host (Node's requireHostHeader answers a bare 400
+//   before the app sees it; it is turned off and checked here instead);
+// - a request target that is neither a path nor an http(s) URL (srvx cannot make
+//   a URL of it and answers an empty 400);
+// - CONNECT (nothing listens for tunnels: Node would close the connection);
+// and an Expect other than 100-continue, which Node answers with a bare 417, is
+// ignored as RFC 9110 §10.1.1 allows: the request is answered as if it had none.
+//
+// The check costs one character comparison for the usual request (an origin-form
+// target on HTTP/1.1 with Host).
+
+export interface RequestGuardOptions {
+  nextId: () => string
+  isoNow: () => string
+  log: Logger
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void
+
+interface Refusal {
+  status: number
+  code: string
+  message: string
+  details: Record<string, unknown>
+}
+
+function refusalOf(req: IncomingMessage): Refusal | undefined {
+  const target = req.url ?? ''
+  if (target.charCodeAt(0) !== 47 /* "/" */) {
+    let ok = false
+    try {
+      const url = new URL(target)
+      ok = (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== ''
+    } catch {
+      ok = false
+    }
+    if (!ok) {
+      return {
+        status: 400,
+        code: 'bad_request',
+        message: 'The request target must be a path (/api/...) or an absolute http(s) URL.',
+        details: { param: 'target' },
+      }
+    }
+  }
+  if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
+    return { status: 400, code: 'bad_request', message: 'An HTTP/1.1 request needs a Host header.', details: { param: 'host' } }
+  }
+  return undefined
+}
+
+function envelopeBody(refusal: Refusal, requestId: string, timestamp: string): string {
+  return JSON.stringify(errorEnvelope(refusal.code, refusal.message, refusal.details, requestId, timestamp))
+}
+
+/**
+ * Puts the guard in front of the server's request handler (srvx's), and answers
+ * CONNECT and unknown expectations. Call once, right after the server is made.
+ */
+export function guardRequests(server: HttpServer, options: RequestGuardOptions): void {
+  const handlers = server.listeners('request') as Handler[]
+  server.removeAllListeners('request')
+  const handle: Handler = (req, res) => {
+    for (const handler of handlers) handler(req, res)
+  }
+  const refuse = (req: IncomingMessage, res: ServerResponse, refusal: Refusal): void => {
+    const requestId = options.nextId()
+    const body = envelopeBody(refusal, requestId, options.isoNow())
+    options.log.info({ request_id: requestId, status: refusal.status, code: refusal.code, method: req.method, remote: req.socket.remoteAddress }, 'request refused before routing')
+    res.shouldKeepAlive = false
+    res.writeHead(refusal.status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'x-request-id': requestId,
+      'cache-control': 'no-store',
+    })
+    res.end(body)
+  }
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const refusal = refusalOf(req)
+    if (refusal === undefined) handle(req, res)
+    else refuse(req, res, refusal)
+  })
+  // An expectation the service has no use for: answered as a request without one.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res))
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    const requestId = options.nextId()
+    const refusal: Refusal = { status: 405, code: 'method_not_allowed', message: 'CONNECT is not supported: this is an API, not a proxy.', details: { method: 'CONNECT', allowed: ['GET', 'HEAD', 'POST', 'OPTIONS'] } }
+    const body = envelopeBody(refusal, requestId, options.isoNow())
+    options.log.info({ request_id: requestId, status: 405, code: refusal.code, method: 'CONNECT', remote: req.socket.remoteAddress }, 'request refused before routing')
+    socket.end(
+      `HTTP/1.1 405 ${STATUS_CODES[405]}\r\n` +
+        'content-type: application/json; charset=utf-8\r\n' +
+        `content-length: ${Buffer.byteLength(body)}\r\n` +
+        `x-request-id: ${requestId}\r\n` +
+        'allow: GET, HEAD, POST, OPTIONS\r\n' +
+        'cache-control: no-store\r\n' +
+        `date: ${new Date(options.isoNow()).toUTCString()}\r\n` +
+        'connection: close\r\n\r\n' +
+        body,
+    )
+    const linger = setTimeout(() => socket.destroy(), 2000)
+    linger.unref()
+    socket.once('close', () => clearTimeout(linger))
+  })
+}
