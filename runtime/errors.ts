@@ -85,6 +85,17 @@ export class PoolBusyError extends ApiError {
   }
 }
 
+/**
+ * 499 (nginx's code): the client closed the connection before the answer was
+ * ready. Nobody reads it but logs and metrics; it is no fault of the service, so
+ * whatever the abandoned work threw on its way out is reported as this.
+ */
+export class ClientClosedError extends ApiError {
+  constructor() {
+    super(499, 'client_closed_request', 'The client closed the request before its answer was ready.')
+  }
+}
+
 /** 504: the request's own deadline passed before its upstreams answered. */
 export class DeadlineError extends ApiError {
   constructor(ms: number) {

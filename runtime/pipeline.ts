@@ -15,7 +15,7 @@ import type { FormatContext } from './define-format.ts'
 import type { InvokeOptions, Invoked, RequestObserver, RequestRecord, Resolver, ResolverContext, UpstreamRegistry } from './define-plugin.ts'
 import type { Pagination, SuccessMeta } from './envelope.ts'
 import { successEnvelope } from './envelope.ts'
-import { DeadlineError } from './errors.ts'
+import { ApiError, ClientClosedError, DeadlineError } from './errors.ts'
 import { readBody, rawInput, validateInput } from './input.ts'
 import type { Invoker } from './invoke.ts'
 import type { Formats } from './respond.ts'
@@ -338,7 +338,11 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
 
   /** Any failure, from any stage or from building the answer: the error envelope. */
   const fail = async (call: RuntimeCall, thrown: unknown, started: number): Promise<Response> => {
-    const error = errorHooks.length ? await settle(call, thrown) : thrown
+    // Work cut short because the client left (its signal aborted) may throw
+    // anything on the way out: that is the client going, not a bug (no 500, no
+    // error log).
+    const reason = !(thrown instanceof ApiError) && call.request.signal.aborted ? new ClientClosedError() : thrown
+    const error = errorHooks.length ? await settle(call, reason) : reason
     if (observe) {
       const info = errorInfo(error)
       report(observe, call, info.status, started, info.error)

@@ -51,6 +51,11 @@ export function routeOf(endpoint: AnyEndpoint, input: Readonly<Record<string, st
 }
 
 function describe(error: unknown, area: Area, timeoutMs: number, ctx: ResolverContext): AreaError {
+  if (!isApiError(error) && ctx.signal.aborted) {
+    // The request is over (the client left, or its deadline passed): the part was
+    // cut short on purpose, whatever it threw on the way out. Nobody reads this.
+    return { code: 'client_closed_request', message: 'The request ended before this part was done.', upstream: null }
+  }
   if (!isApiError(error)) {
     // A bug in one part must not sink the others; it is logged like any 500.
     ctx.log.error({ err: error, area }, 'report area failed unexpectedly')

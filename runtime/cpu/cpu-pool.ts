@@ -1,5 +1,5 @@
 import { Piscina } from 'piscina'
-import { ApiError, PoolBusyError } from '../errors.ts'
+import { ApiError, ClientClosedError, PoolBusyError } from '../errors.ts'
 import type { CpuWorkerData, OffloadResult, OffloadTask } from './task.ts'
 
 // The CPU pool: worker threads that answer the endpoints marked `offload`, so a
@@ -43,9 +43,8 @@ export interface CpuPool {
 
 const WORKER = new URL('./worker.mjs', import.meta.url).href
 
-/** nginx's code for it: the client closed the connection before the answer. Nobody reads it but logs and metrics. */
 function clientClosed(): ApiError {
-  return new ApiError(499, 'client_closed_request', 'The client closed the request before its answer was ready.')
+  return new ClientClosedError()
 }
 
 export function defineCpuPool(options: CpuPoolOptions): CpuPool {
