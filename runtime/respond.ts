@@ -7,7 +7,7 @@ import type { SuccessEnvelope } from './envelope.ts'
 import { errorEnvelope } from './envelope.ts'
 import { ApiError, InternalError } from './errors.ts'
 import type { Coding } from './http/content-coding.ts'
-import { addVary, chooseCoding, compressible, encodeBody } from './http/content-coding.ts'
+import { addVary, chooseCoding, compressible, encodeBody, varyStored } from './http/content-coding.ts'
 import { noneMatch } from './http/entity-tag.ts'
 import type { StaticDocument } from './http/static-document.ts'
 
@@ -83,7 +83,7 @@ export function bodyResponse(rendered: { body: string; contentType: string }, ct
  * Content-Encoding (RFC 9110 §15.4.5).
  */
 export function notModified(headers: Record<string, string>): Response {
-  if (compressible(headers['content-type']) && !headers['cache-control']?.includes('no-store')) addVary(headers, 'Accept-Encoding')
+  if (compressible(headers['content-type']) && !headers['cache-control']?.includes('no-store')) varyStored(headers)
   delete headers['content-type']
   delete headers['content-encoding']
   return new FastResponse(null, { status: 304, statusText: 'Not Modified', headers })

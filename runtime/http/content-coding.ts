@@ -115,12 +115,21 @@ export function negotiate(acceptEncoding: string | null): Coding {
  */
 export function chooseCoding(length: number, headers: Record<string, string>, header: (name: string) => string | null): Coding {
   if (headers['content-encoding'] !== undefined || !compressible(headers['content-type'])) return 'identity'
-  if (length < MIN_BYTES) {
-    if (!headers['cache-control']?.includes('no-store')) addVary(headers, 'Accept-Encoding')
-    return 'identity'
-  }
+  const stored = !headers['cache-control']?.includes('no-store')
+  if (stored) varyStored(headers)
+  if (length < MIN_BYTES) return 'identity'
   addVary(headers, 'Accept-Encoding')
   return negotiate(header('accept-encoding'))
+}
+
+/**
+ * What a stored copy of an answer depends on besides its URL: the coding, and
+ * the Origin header, as the CORS headers are sent only when a request has one (a
+ * browser's copy fetched without Origin must not answer its cross-origin fetch).
+ */
+export function varyStored(headers: Record<string, string>): void {
+  addVary(headers, 'Accept-Encoding')
+  addVary(headers, 'Origin')
 }
 
 /** The body as it goes on the wire (null for HEAD), compressed when the client accepts it and it is worth it. */

@@ -74,6 +74,19 @@ describe('cache', () => {
     expect(t.calls.get('test.failing')).toBe(2)
   })
 
+  it('a cacheable answer varies on Origin: its CORS headers come only with one, so a copy fetched without must not answer a browser', async () => {
+    const plain = await t.request('/api/test/cached/cors-vary')
+    const browser = await t.request('/api/test/cached/cors-vary', { headers: { origin: 'https://app.example' } })
+    expect(plain.headers.get('access-control-allow-origin')).toBeNull()
+    expect(browser.headers.get('access-control-allow-origin')).toBe('*')
+    for (const res of [plain, browser]) {
+      expect(res.headers.get('cache-control')).toMatch(/^private, max-age=\d+$/)
+      expect(res.headers.get('vary')?.split(/\s*,\s*/)).toContain('Origin')
+    }
+    // An answer no cache keeps needs no Vary.
+    expect((await t.request('/api/uuid', { headers: { origin: 'https://app.example' } })).headers.get('vary')).toBeNull()
+  })
+
   it('uncached endpoints say miss and no-store', async () => {
     const res = await t.json('/api/uuid')
     expect(res.body.meta.cache).toBe('miss')

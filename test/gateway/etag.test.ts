@@ -73,7 +73,7 @@ describe('enveloped answers of cached endpoints', () => {
     expect(await again.text()).toBe('')
     expect(again.headers.get('etag')).toBe(etag)
     expect(again.headers.get('cache-control')).toMatch(/^private, max-age=\d+$/)
-    expect(again.headers.get('vary')).toBe('Accept-Encoding')
+    expect(again.headers.get('vary')).toBe('Accept-Encoding, Origin')
     expect(again.headers.get('ratelimit-limit')).toBe('100000000')
     expect(again.headers.get('ratelimit-remaining')).toMatch(/^\d+$/)
     expect(again.headers.get('x-request-id')).toMatch(/^[0-9A-Z]{26}$/)
