@@ -11,7 +11,7 @@
 import '../test/support/loopback-only.ts'
 import { createApp } from '../runtime/app.ts'
 import { drain, listen } from '../runtime/server.ts'
-import { exampleRequest, hasJsonAnswer } from '../plugins/docs/examples.ts'
+import { exampleRequest, hasJsonAnswer } from '../plugins/meta/examples.ts'
 import { startLoopbackInternet } from '../test/support/loopback-internet.ts'
 
 const port = Number(process.env.PORT ?? 3000)

@@ -13,6 +13,8 @@ const FAILED_VERDICT_TTL = 30
 
 export default definePlugin({
   name: 'dnssec',
+  // Validated records are presented as the dns plugin presents them (plugins/dns/surface.ts).
+  dependencies: ['dns'],
   setup(api) {
     // A bad anchors file stops start-up: validating against the wrong anchors is worse than not starting.
     const anchors = loadTrustAnchors(api.config.trustAnchorsFile)

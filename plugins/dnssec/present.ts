@@ -2,7 +2,7 @@
 // signature with what checking it found.
 
 import type { DnsRecord, Nsec3Record, NsecRecord } from '../../runtime/net/dns/dns-records.ts'
-import { presentRecord } from '../dns/present-record.ts'
+import { presentRecord } from '../dns/surface.ts'
 import { algorithmName, algorithmSupported, digestName, digestSupported } from './algorithms.ts'
 import type { DenialReport, ZoneLink } from './chain-types.ts'
 import type { DnssecData } from '../../registry/dns/schemas/dnssec-data.ts'

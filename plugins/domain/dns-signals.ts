@@ -1,6 +1,6 @@
 import type { DnsClient } from '../../runtime/net/dns/dns-client.ts'
-import type { RecordsAnswer } from '../dns/resolve-records.ts'
-import { cacheTtlOf, resolveRecords } from '../dns/resolve-records.ts'
+import type { RecordsAnswer } from '../dns/surface.ts'
+import { cacheTtlOf, resolveRecords } from '../dns/surface.ts'
 
 // The DNS half of domain intelligence: NS, MX, TXT (SPF), _dmarc TXT and CAA,
 // queried in parallel. Each query may fail on its own; the caller reports the

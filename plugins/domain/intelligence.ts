@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import { isApiError } from '../../runtime/errors.ts'
 import type { DnsClient } from '../../runtime/net/dns/dns-client.ts'
-import type { DomainResult, RdapClient } from '../rdap/rdap-client.ts'
+import type { DomainResult, RdapClient } from '../rdap/surface.ts'
 import { ageOf } from './domain-age.ts'
 import type { DomainIntelligenceData } from '../../registry/domain/schemas/domain-data.ts'
 import { collectDnsSignals, dataOf } from './dns-signals.ts'

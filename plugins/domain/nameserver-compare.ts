@@ -1,4 +1,4 @@
-import type { NameserverInfo } from '../rdap/normalize-domain.ts'
+import type { NameserverInfo } from '../rdap/surface.ts'
 
 // The delegation at the registry (what the parent zone publishes) against the NS
 // set DNS answers (what the child zone says about itself). They should be equal;

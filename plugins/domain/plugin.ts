@@ -5,7 +5,7 @@ import intelligence from '../../registry/domain/intelligence.ts'
 import nameservers from '../../registry/domain/nameservers.ts'
 import registrar from '../../registry/domain/registrar.ts'
 import whois from '../../registry/domain/whois.ts'
-import type { RdapClient } from '../rdap/rdap-client.ts'
+import type { RdapClient } from '../rdap/surface.ts'
 import { domainAge, domainNameservers, domainRegistrar, domainWhois } from './domain-answers.ts'
 import { domainIntelligence } from './intelligence.ts'
 
@@ -21,7 +21,9 @@ function rdapOf(ctx: ResolverContext): RdapClient {
 
 export default definePlugin({
   name: 'domain',
-  dependencies: ['rdap'],
+  // The registration comes from the rdap plugin's client (the `rdap` upstream); the
+  // DNS signals are resolved as the dns plugin resolves records (their surfaces).
+  dependencies: ['rdap', 'dns'],
   setup(api) {
     const dns = api.dns
     // Ages, days to expiry and the findings derived from them count from the service's clock.

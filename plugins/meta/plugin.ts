@@ -9,7 +9,7 @@ import health from '../../registry/meta/health.ts'
 import openapi from '../../registry/meta/openapi.ts'
 import ready from '../../registry/meta/ready.ts'
 import usage from '../../registry/meta/usage.ts'
-import { loadExamples } from '../docs/examples.ts'
+import { loadExamples } from './examples.ts'
 import { describeParams } from './describe-params.ts'
 import { buildOpenApi } from './openapi-document.ts'
 

@@ -1,7 +1,7 @@
 import type { IpAddress, IpVersion } from '../../runtime/ip/ip-types.ts'
 import { BITS } from '../../runtime/ip/ip-types.ts'
 import { parseCidr } from '../../runtime/ip/parse-cidr.ts'
-import { arr, obj, str, strings } from './raw.ts'
+import { arr, obj, str, strings } from '../../runtime/raw-json.ts'
 
 // IANA RDAP bootstrap registries (RFC 9224): which RDAP server answers for a TLD,
 // an IP block or an ASN range. Each file is {publication, services: [[entries],

@@ -1,5 +1,5 @@
-import type { RawObject } from './raw.ts'
-import { arr, obj, str, unique } from './raw.ts'
+import type { RawObject } from '../../runtime/raw-json.ts'
+import { arr, obj, str, unique } from '../../runtime/raw-json.ts'
 
 // jCard (RFC 7095), the contact format inside RDAP entities: ["vcard", [[name,
 // params, type, value...], ...]]. Registries fill it inconsistently: phones come as

@@ -2,8 +2,8 @@ import type { CommonFields } from './normalize-common.ts'
 import { commonFields, eventDate } from './normalize-common.ts'
 import type { OrgRef } from './normalize-network.ts'
 import { organizationOf } from './normalize-network.ts'
-import type { RawObject } from './raw.ts'
-import { int, str } from './raw.ts'
+import type { RawObject } from '../../runtime/raw-json.ts'
+import { int, str } from '../../runtime/raw-json.ts'
 
 // RFC 9083 §5.5 autnum objects. AFRINIC names the autnum after its org
 // ("ORG-WCL1-AFRINIC"); the holder's real name is the registrant's fn.

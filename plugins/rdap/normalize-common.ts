@@ -2,8 +2,8 @@ import type { Contact } from './jcard.ts'
 import { abuseEmailOf, parseJcard, voicePhoneOf } from './jcard.ts'
 import type { StatusCode } from './epp-status.ts'
 import { describeStatus } from './epp-status.ts'
-import type { RawObject } from './raw.ts'
-import { objects, str, strings, unique } from './raw.ts'
+import type { RawObject } from '../../runtime/raw-json.ts'
+import { objects, str, strings, unique } from '../../runtime/raw-json.ts'
 
 // The members every RDAP object class shares (RFC 9083 §4): events, status,
 // entities, links, notices/remarks, port43.

@@ -1,7 +1,7 @@
 import type { CommonFields, RdapEntity } from './normalize-common.ts'
 import { commonFields, eventDate } from './normalize-common.ts'
-import type { RawObject } from './raw.ts'
-import { bool, int, obj, objects, str, strings } from './raw.ts'
+import type { RawObject } from '../../runtime/raw-json.ts'
+import { bool, int, obj, objects, str, strings } from '../../runtime/raw-json.ts'
 
 // RFC 9083 §5.3 domain objects, normalized: names, status with EPP meanings, the
 // lifecycle dates, registrar (with IANA id and abuse contact), registrant, name

@@ -3,8 +3,8 @@ import { commonFields, eventDate, flattenEntities } from './normalize-common.ts'
 import type { RdapEntity } from './normalize-common.ts'
 import type { NameserverInfo } from './normalize-domain.ts'
 import { normalizeNameserver } from './normalize-domain.ts'
-import type { RawObject } from './raw.ts'
-import { int, objects, str } from './raw.ts'
+import type { RawObject } from '../../runtime/raw-json.ts'
+import { int, objects, str } from '../../runtime/raw-json.ts'
 
 // RFC 9083 §5.1 entity and §5.2 nameserver objects, fetched on their own (an
 // org's handle, a name server's record at the registry).

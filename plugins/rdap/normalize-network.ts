@@ -3,8 +3,8 @@ import { parseIp } from '../../runtime/ip/parse.ts'
 import { rangeToCidrs } from '../../runtime/ip/range-to-cidrs.ts'
 import type { CommonFields } from './normalize-common.ts'
 import { commonFields, eventDate } from './normalize-common.ts'
-import type { RawObject } from './raw.ts'
-import { arr, int, objects, str } from './raw.ts'
+import type { RawObject } from '../../runtime/raw-json.ts'
+import { arr, int, objects, str } from '../../runtime/raw-json.ts'
 
 // RFC 9083 §5.4 IP network objects. The range comes as start/end addresses; the
 // CIDRs from the cidr0 extension when the registry sends it (APNIC, ARIN, RIPE

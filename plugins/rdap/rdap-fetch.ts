@@ -1,8 +1,8 @@
 import { NotFoundError, UpstreamError, isApiError } from '../../runtime/errors.ts'
 import type { GuardedNetwork, HttpResponse } from '../../runtime/net/guarded-network.ts'
 import { TargetBlockedError } from '../../runtime/net/target-blocked-error.ts'
-import type { RawObject } from './raw.ts'
-import { int, obj, str, strings } from './raw.ts'
+import type { RawObject } from '../../runtime/raw-json.ts'
+import { int, obj, str, strings } from '../../runtime/raw-json.ts'
 
 // One RDAP query: GET with the RDAP media type, redirects followed (RFC 7480 §5.2:
 // RIRs redirect for space another RIR now holds) with every hop vetted by the

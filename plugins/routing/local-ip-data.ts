@@ -2,7 +2,7 @@ import { embeddedIpv4 } from '../../runtime/ip/embedded-ipv4.ts'
 import { formatIp } from '../../runtime/ip/format.ts'
 import type { IpAddress } from '../../runtime/ip/ip-types.ts'
 import { parseIp } from '../../runtime/ip/parse.ts'
-import type { IpDataSets } from '../network/ip-data.ts'
+import type { IpDataSets } from '../network/surface.ts'
 
 // The offline IP -> ASN / country data of plugins/network (asn-db,
 // ip-location-db, or the operator's own files), read through the network

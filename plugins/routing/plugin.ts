@@ -43,8 +43,10 @@ const DEGRADED_TTL_S = 60
 
 export default definePlugin({
   name: 'routing',
-  // The network plugin provides the offline ASN/country data (the `ipData` upstream).
-  dependencies: ['network'],
+  // The network plugin provides the offline ASN/country data (the `ipData` upstream),
+  // the rdap plugin an ASN's registration, the dns plugin an address's PTR names
+  // (their surfaces).
+  dependencies: ['network', 'rdap', 'dns'],
   setup(api) {
     const ripestat = createRipestatClient({
       network: api.network,

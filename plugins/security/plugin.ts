@@ -3,8 +3,8 @@ import type { ResolverContext } from '../../runtime/define-plugin.ts'
 import blocklist from '../../registry/security/blocklist.ts'
 import domainBlocklist from '../../registry/security/domain-blocklist.ts'
 import securityTxtEndpoint from '../../registry/security/security-txt.ts'
-import { budgetFor } from '../web/web-call.ts'
-import type { WebClient } from '../web/web-client.ts'
+import { budgetFor } from '../web/surface.ts'
+import type { WebClient } from '../web/surface.ts'
 import { checkDomainBlocklists, checkIpBlocklists } from './blocklist.ts'
 import { securityTxt } from './security-txt/security-txt.ts'
 
@@ -20,6 +20,7 @@ function webOf(ctx: ResolverContext): WebClient {
 
 export default definePlugin({
   name: 'security',
+  // security.txt is fetched as the web plugin fetches sites (plugins/web/surface.ts).
   dependencies: ['web'],
   setup(api) {
     const dns = api.dns

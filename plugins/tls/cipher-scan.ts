@@ -1,7 +1,7 @@
 import type { ProtocolName } from './client-hello.ts'
 import { PROTOCOLS } from './client-hello.ts'
 import { LEGACY_SUITES, TLS13_SUITES } from './cipher-suites.ts'
-import { fanOut } from './deadline.ts'
+import { fanOut } from '../../runtime/net/child-signals.ts'
 import { createPool } from './pool.ts'
 import type { Dial, FailureReason, HelloOutcome } from './probe.ts'
 import { probeHello } from './probe.ts'

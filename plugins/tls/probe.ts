@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net'
-import { deadline as withDeadline } from './deadline.ts'
+import { deadline as withDeadline } from '../../runtime/net/child-signals.ts'
 import type { ClientHello } from './client-hello.ts'
 import { buildClientHello } from './client-hello.ts'
 import type { CertificateEntry, ServerHello } from './server-flight.ts'

@@ -3,8 +3,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AnyEndpoint } from '../../runtime/define-endpoint.ts'
-import type { ExamplesFile } from '../../plugins/docs/examples.ts'
-import { exampleRequest, loadExamples, needsExample, shapeOf } from '../../plugins/docs/examples.ts'
+import type { ExamplesFile } from '../../plugins/meta/examples.ts'
+import { exampleRequest, loadExamples, needsExample, shapeOf } from '../../plugins/meta/examples.ts'
 import { collectEndpointExamples, collectErrorExamples, documented, maskVolatile, startExampleService } from '../../scripts/docs-examples.ts'
 
 // The example answers of the API reference (plugins/meta/examples.json) are

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describeParams } from '../../plugins/meta/describe-params.ts'
-import { loadExamples } from '../../plugins/docs/examples.ts'
+import { loadExamples } from '../../plugins/meta/examples.ts'
 import { CONTROL_NAMES } from '../../runtime/controls.ts'
 import type { AnyEndpoint } from '../../runtime/define-endpoint.ts'
 import { aliasPath, pathParams } from '../../runtime/registry.ts'

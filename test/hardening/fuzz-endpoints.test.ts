@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { needsExample } from '../../plugins/docs/examples.ts'
+import { needsExample } from '../../plugins/meta/examples.ts'
 import type { AnyEndpoint } from '../../runtime/define-endpoint.ts'
 import type { FuzzCase, FuzzRequest } from './fuzz-cases.ts'
 import { buildRequest, fuzzCase, ifNoneMatch, positionsOf } from './fuzz-cases.ts'

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { RawObject } from '../../plugins/rdap/raw.ts'
+import type { RawObject } from '../../runtime/raw-json.ts'
 import { isThin, normalizeDomain, registrarLink } from '../../plugins/rdap/normalize-domain.ts'
 import { normalizeNameserverObject } from '../../plugins/rdap/normalize-entity.ts'
 import { RDAP_FIXTURES } from '../support/fake-rdap.ts'

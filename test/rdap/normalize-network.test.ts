@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { RawObject } from '../../plugins/rdap/raw.ts'
+import type { RawObject } from '../../runtime/raw-json.ts'
 import { normalizeAutnum } from '../../plugins/rdap/normalize-autnum.ts'
 import { normalizeEntity } from '../../plugins/rdap/normalize-entity.ts'
 import { normalizeNetwork } from '../../plugins/rdap/normalize-network.ts'

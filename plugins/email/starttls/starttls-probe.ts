@@ -6,7 +6,7 @@ import { TargetBlockedError } from '../../../runtime/net/target-blocked-error.ts
 import type { CertificateSummary } from './certificate.ts'
 import { summarizeCertificate } from './certificate.ts'
 import { SmtpReader } from './smtp-reply.ts'
-import { deadline } from '../../tls/deadline.ts'
+import { deadline } from '../../../runtime/net/child-signals.ts'
 
 // One STARTTLS probe (RFC 3207) of one MX host, through the guarded network: the
 // greeting, EHLO, STARTTLS if offered, a TLS handshake that accepts any

@@ -1,6 +1,6 @@
 import type { Cidr } from '../../../runtime/ip/ip-types.ts'
-import type { RawObject } from '../../rdap/raw.ts'
-import { bool, int, obj, objects, str, strings } from '../../rdap/raw.ts'
+import type { RawObject } from '../../../runtime/raw-json.ts'
+import { bool, int, obj, objects, str, strings } from '../../../runtime/raw-json.ts'
 import type { CleanPrefix } from './clean.ts'
 import { Dropped, cleanAsn, cleanPrefix, compareCidr, contains, sameBlock } from './clean.ts'
 

@@ -1,8 +1,8 @@
 import { UpstreamError, isApiError } from '../../../runtime/errors.ts'
 import type { GuardedNetwork, HttpResponse } from '../../../runtime/net/guarded-network.ts'
 import { TargetBlockedError } from '../../../runtime/net/target-blocked-error.ts'
-import type { RawObject } from '../../rdap/raw.ts'
-import { arr, int, obj, str } from '../../rdap/raw.ts'
+import type { RawObject } from '../../../runtime/raw-json.ts'
+import { arr, int, obj, str } from '../../../runtime/raw-json.ts'
 
 // One RIPEstat Data API call (https://stat.ripe.net/docs/data-api): GET
 // <base>/data/<call>/data.json?resource=…&sourceapp=infralens through the guarded

@@ -1,7 +1,8 @@
-// RDAP answers are other people's JSON: every member may be missing, null, the
-// wrong type or an empty string (20c.com has `"port43": ""`, `"rel": null`). The
-// normalizers read through these helpers so a sloppy server degrades a field,
-// never the whole answer.
+// Upstream answers (RDAP, RIPEstat) are other people's JSON: every member may be
+// missing, null, the wrong type or an empty string (20c.com's RDAP has
+// `"port43": ""`, `"rel": null`). The normalizers read through these helpers so a
+// sloppy server degrades a field, never the whole answer. They belong to no one
+// plugin, so they live here.
 
 export type RawObject = Record<string, unknown>
 

@@ -9,7 +9,7 @@ import type { AnyEndpoint } from '../../runtime/define-endpoint.ts'
 // what came back in plugins/meta/examples.json; the OpenAPI document shows them;
 // test/gateway/docs-examples.test.ts fails when they no longer match the service.
 
-export const EXAMPLES_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', 'meta', 'examples.json')
+export const EXAMPLES_FILE = join(dirname(fileURLToPath(import.meta.url)), 'examples.json')
 
 /** One request as sent. */
 export interface ExampleRequest {

@@ -1,5 +1,8 @@
 import { setMaxListeners } from 'node:events'
 
+// Child signals of a request's signal for the probes of one answer (TLS handshakes,
+// SMTP STARTTLS): each with a deadline of its own, or many behind one listener.
+
 /**
  * An abort signal that fires after `ms` or when `parent` aborts, held by a real
  * timer. Not AbortSignal.any(AbortSignal.timeout(...)): Node 20 holds the sources
