@@ -2,19 +2,13 @@ import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { H3 } from 'h3'
-import type { H3Event } from 'h3'
 import type { DestinationStream, Logger } from 'pino'
-import { FastResponse } from 'srvx'
-import type { Caller, Layer } from './call.ts'
-import { anonymousPrincipal, clientIp } from './client-ip.ts'
 import type { Clock } from './clock.ts'
 import { defineIsoNow, systemClock } from './clock.ts'
 import type { Config } from './config.ts'
 import { loadConfig } from './config.ts'
 import type { AnyEndpoint } from './define-endpoint.ts'
-import type { Format } from './define-format.ts'
-import type { Plugin, PluginApi, RawRouteHandler, ReadinessCheck, RequestObserver, Resolver, UpstreamRegistry } from './define-plugin.ts'
-import { MethodNotAllowedError, NotFoundError, InputError, ApiError } from './errors.ts'
+import type { Plugin, RequestObserver } from './define-plugin.ts'
 import { createLogger } from './logger.ts'
 import { createDnsClient } from './net/dns/dns-client.ts'
 import { dnsHostLookup } from './net/dns-host-lookup.ts'
@@ -27,12 +21,12 @@ import { wireCpu } from './cpu/wire-cpu.ts'
 import { createSharedRedis } from './shared-redis.ts'
 import type { PipelineDeps } from './pipeline.ts'
 import { STAGE_ORDER, createEndpointHandler } from './pipeline.ts'
-import { discoverPlugins, orderPlugins, PluginError } from './plugins.ts'
-import { aliasPath, loadRegistry } from './registry.ts'
+import { emptyRegistrations, hostPlugins, requireComplete } from './plugin-host.ts'
+import { discoverPlugins, orderPlugins } from './plugins.ts'
+import { loadRegistry } from './registry.ts'
 import { createUlidFactory, cryptoDigits } from './ulid-factory.ts'
 import type { Formats } from './respond.ts'
-import { baseHeaders, errorInfo, errorResponse } from './respond.ts'
-import { encodeBody } from './http/content-coding.ts'
+import { createRouteTable } from './route-table.ts'
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -61,9 +55,12 @@ export interface InfralensApp {
   close(): Promise<void>
 }
 
-type Handler = (event: H3Event) => Promise<Response> | Response
-
-/** Builds the whole service: config, registry, plugins, generated routes. Throws on any wiring mistake. */
+/**
+ * Builds the whole service: config, registry, plugins (hosted by
+ * runtime/plugin-host.ts), one compiled handler per endpoint
+ * (runtime/pipeline.ts) and the routes to them (runtime/route-table.ts). Throws
+ * on any wiring mistake.
+ */
 export async function createApp(options: AppOptions = {}): Promise<InfralensApp> {
   const env = options.env ?? process.env
   const config = loadConfig(env)
@@ -94,18 +91,10 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
 
   const redis = config.redisUrl ? createSharedRedis(config.redisUrl, config.redisPrefix, log.child({ component: 'redis' })) : undefined
 
-  const resolvers = new Map<string, Resolver>()
-  const upstreams: Partial<UpstreamRegistry> = {}
-  const layers: Layer[] = []
-  const formatList: Format[] = []
-  const checks: Array<{ name: string; check: ReadinessCheck }> = []
-  const closers: Array<() => Promise<void> | void> = []
-  const observers: RequestObserver[] = []
-  const rawRoutes = new Map<string, RawRouteHandler>()
-  const workModules: URL[] = []
+  const registered = emptyRegistrations()
   if (redis) {
     // Redis down degrades the service (each process on its own), it does not stop it.
-    checks.push({
+    registered.checks.push({
       name: 'redis',
       check: async () => {
         try {
@@ -116,55 +105,16 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
       },
     })
   }
-  const known = new Set(endpoints.map((e) => e.name))
-
-  for (const plugin of plugins) {
-    const api: PluginApi = {
-      config,
-      log: log.child({ plugin: plugin.name }),
-      clock,
-      dns,
-      network,
-      redis,
-      endpoints: () => endpoints,
-      resolve(endpoint, resolver) {
-        if (!known.has(endpoint.name)) {
-          throw new PluginError(`Plugin "${plugin.name}" registers a resolver for "${endpoint.name}", which has no descriptor under registry/`)
-        }
-        if (resolvers.has(endpoint.name)) throw new PluginError(`Two resolvers for "${endpoint.name}" (second from plugin "${plugin.name}")`)
-        resolvers.set(endpoint.name, resolver as Resolver)
-      },
-      upstream(name, client) {
-        if (name in upstreams) throw new PluginError(`Upstream "${String(name)}" is registered twice (second from plugin "${plugin.name}")`)
-        upstreams[name] = client
-      },
-      work: (module) => void workModules.push(module),
-      layer: (layer) => void layers.push(layer),
-      format: (format) => void formatList.push(format),
-      readiness: (name, check) => void checks.push({ name, check }),
-      readinessChecks: () => checks,
-      onClose: (close) => void closers.push(close),
-      observe: (observer) => void observers.push(observer),
-      rawRoute(path, handler) {
-        if (path.startsWith('/api/')) throw new PluginError(`Raw route ${path} would shadow the registry; /api/ belongs to descriptors`)
-        if (rawRoutes.has(path)) throw new PluginError(`Raw route ${path} is registered twice`)
-        rawRoutes.set(path, handler)
-      },
-    }
-    await plugin.setup(api)
-  }
+  const { resolvers, upstreams, layers, formats: formatList, closers, observers, rawRoutes, workModules } = await hostPlugins(
+    plugins,
+    { config, log, clock, dns, network, redis, endpoints },
+    registered,
+  )
   const cpu = await wireCpu({ modules: workModules, endpoints, resolvers, formats: formatList, config, env, registryDirs })
   if (cpu) closers.push(() => cpu.close())
+  requireComplete(endpoints, registered)
 
-  const missing = endpoints.filter((e) => !resolvers.has(e.name)).map((e) => e.name)
-  if (missing.length) throw new PluginError(`No resolver registered for: ${missing.join(', ')}`)
-  for (const e of endpoints) {
-    for (const u of e.upstreams ?? []) {
-      if (!(u in upstreams)) throw new PluginError(`${e.name} needs upstream "${u}", which no plugin provides`)
-    }
-  }
-  const json = formatList.find((f) => f.name === 'json')
-  if (!json) throw new PluginError('No "json" format registered (the format plugin is missing)')
+  const json = formatList.find((f) => f.name === 'json')!
   const formatMap = new Map(formatList.map((f) => [f.name, f]))
   const formats: Formats = { get: (name) => formatMap.get(name), json }
   layers.sort((a, b) => STAGE_ORDER.indexOf(a.stage) - STAGE_ORDER.indexOf(b.stage))
@@ -175,104 +125,8 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
   const invoke = createInvoker({ config, log, layers, upstreams, endpoints, resolvers, clock })
   const deps: PipelineDeps = { config, log, layers, upstreams, formats, formatNames: new Set(formatMap.keys()), nextId, clock, isoNow, observe, invoke, cpu }
 
-  // Paths are grouped so one route answers every method: the wrong one is a 405
-  // with Allow, instead of the router's 404.
-  const groups = new Map<string, Map<string, Handler>>()
-  for (const endpoint of endpoints) {
-    const handler = await createEndpointHandler(endpoint, resolvers.get(endpoint.name)!, deps)
-    const alias = aliasPath(endpoint)
-    for (const path of alias ? [endpoint.path, alias] : [endpoint.path]) {
-      const methods = groups.get(path) ?? new Map<string, Handler>()
-      methods.set(endpoint.method, handler)
-      if (endpoint.method === 'GET') methods.set('HEAD', handler)
-      groups.set(path, methods)
-    }
-  }
-
-  // Requests no endpoint answers still get what layers report about the caller
-  // (its rate-limit state): anonymous, by client IP, as no auth ran.
-  const unroutedLayers = layers.filter((l) => l.unrouted !== undefined)
-  const clientOf = (event: H3Event): string => clientIp(event.req.ip, config.trustProxy.length ? event.req.headers.get('x-forwarded-for') : null, config.trustProxy)
-  const unroutedHeaders = async (event: H3Event, ip: string = clientOf(event)): Promise<Record<string, string>> => {
-    const headers: Record<string, string> = {}
-    if (unroutedLayers.length === 0) return headers
-    const caller: Caller = { tier: 'anonymous', ip, principal: anonymousPrincipal(ip) }
-    for (const layer of unroutedLayers) {
-      await layer.unrouted!(caller, headers).catch((error: unknown) => log.warn({ err: error, layer: layer.name }, 'layer failed on an unrouted request'))
-    }
-    return headers
-  }
-
-  const errorFor = async (event: H3Event, error: unknown, endpoint?: AnyEndpoint): Promise<Response> => {
-    const f = event.url.searchParams.get('format')?.toLowerCase()
-    const requestId = nextId()
-    const client = clientOf(event)
-    const headers = await unroutedHeaders(event, client)
-    if (observe) {
-      const info = errorInfo(error)
-      observe({ requestId, endpoint: null, tag: null, method: event.req.method, path: event.url.pathname, client, status: info.status, durationMs: 0, cache: null, tier: null, error: info.error })
-    }
-    return errorResponse(error, {
-      requestId,
-      format: (f && formatMap.get(f)) || json,
-      formats,
-      pretty: event.url.searchParams.has('pretty'),
-      endpoint,
-      headers,
-      log,
-      head: event.req.method === 'HEAD',
-      cors: event.req.headers.has('origin'),
-      header: (name) => event.req.headers.get(name),
-      timestamp: isoNow(),
-    })
-  }
-
-  const app = new H3({
-    // Errors raised by h3 itself (malformed URL, ...) get the same envelope.
-    onError: (error, event) => errorFor(event, error.status < 500 ? new ApiError(error.status, error.status === 400 ? 'bad_request' : 'not_found', error.message) : error),
-  })
-
-  for (const [path, methods] of groups) {
-    const allowed = [...methods.keys()].filter((m) => m !== 'HEAD')
-    const allow = [...methods.keys(), 'OPTIONS'].join(', ')
-    const preflight = async (event: H3Event): Promise<Response> =>
-      new FastResponse(null, {
-        status: 204,
-        statusText: 'No Content',
-        headers: {
-          ...(await unroutedHeaders(event)),
-          ...baseHeaders(nextId(), 'text/plain', true),
-          allow,
-          'access-control-allow-methods': allow,
-          'access-control-allow-headers': 'x-api-key, content-type',
-          'access-control-max-age': '86400',
-        },
-      })
-    // Not async: a routed request goes straight to its handler, no extra promise.
-    app.all(path, (event) => {
-      const handler = methods.get(event.req.method)
-      if (handler) return handler(event)
-      if (event.req.method === 'OPTIONS') return preflight(event)
-      return errorFor(event, new MethodNotAllowedError(event.req.method, allowed))
-    })
-  }
-  for (const [path, handler] of rawRoutes) {
-    app.get(path, async (event) => {
-      const { contentType, body } = await handler()
-      const headers = { 'content-type': contentType, 'cache-control': 'no-store' }
-      // Compressed like any answer (a Prometheus scrape asks for gzip).
-      const sent = encodeBody(body, headers, (name) => event.req.headers.get(name), event.req.method === 'HEAD')
-      return new FastResponse(sent, { status: 200, statusText: 'OK', headers })
-    })
-  }
-  app.all('/**', (event) =>
-    errorFor(
-      event,
-      event.url.pathname.includes('\0')
-        ? new InputError('The path contains a NUL byte.')
-        : new NotFoundError(`No endpoint at ${event.url.pathname}; GET /api/endpoints lists them all.`, { path: event.url.pathname }),
-    ),
-  )
+  const routes = endpoints.map((endpoint) => ({ endpoint, handler: createEndpointHandler(endpoint, resolvers.get(endpoint.name)!, deps) }))
+  const app = createRouteTable({ config, log, routes, rawRoutes, layers, formats, nextId, isoNow, observe })
 
   return {
     app,
