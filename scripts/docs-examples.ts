@@ -249,7 +249,8 @@ async function main(): Promise<void> {
   const where = relative(process.cwd(), EXAMPLES_FILE)
   if (check) {
     const stored = loadExamples()
-    const same = JSON.stringify(maskVolatile({ ...stored, $comment: COMMENT })) === JSON.stringify(maskVolatile(file))
+    // In the file's key order ($comment first): JSON.stringify compares the order too.
+    const same = JSON.stringify(maskVolatile({ $comment: COMMENT, ...stored })) === JSON.stringify(maskVolatile(file))
     console.log(same ? `${where} is current (values, volatile fields masked)` : `${where} is stale: run npm run docs:examples`)
     process.exitCode = same && failures.length === 0 ? 0 : 1
   } else {
