@@ -109,8 +109,5 @@ export const BOGON_SOURCES = [IPV4_SPECIAL_PURPOSE, IPV6_SPECIAL_PURPOSE, IPV4_A
   url: r.source,
   version: r.updated,
   licence: null,
-  // Answer text, recorded in plugins/meta/examples.json: it still names the folder the
-  // modules were generated into before they moved to runtime/ip/ (issue 20, which
-  // changed no answer); say runtime/ip/ when the examples are next re-recorded.
-  notes: ['IANA registry, generated into plugins/network/ip/ by scripts/gen-special-purpose.ts'],
+  notes: ['IANA registry, generated into runtime/ip/ by scripts/gen-special-purpose.ts'],
 }))

@@ -134,8 +134,34 @@ function successContent(endpoint: AnyEndpoint, example: StoredExample | undefine
     'application/yaml': { schema },
     'application/xml': { schema: { type: 'string', description: raw ? 'The data as XML' : 'The envelope as XML: root <response>, list items <item>' } },
     // CSV is a table of data with the envelope in headers; data sent as-is has no such form.
-    ...(raw ? {} : { 'text/csv': { schema: { type: 'string', description: 'data only, one row per item; envelope fields in X-* headers' } } }),
+    ...(raw
+      ? {}
+      : {
+          'text/csv': {
+            schema: {
+              type: 'string',
+              description:
+                'Every value of data: one row per item of the list the endpoint names (its other values repeated on each row), otherwise one row; columns are dotted paths, lists of plain values a JSON text cell; envelope fields in X-* headers',
+            },
+          },
+        }),
   }
+}
+
+/**
+ * The headers of a success: the rate-limit ones always; for cached endpoints the
+ * validator and caching ones (runtime/http/entity-tag.ts, content-coding.ts); for
+ * paged answers Link (runtime/http/page-links.ts).
+ */
+function successHeaders(endpoint: AnyEndpoint): JsonSchema {
+  const headers: JsonSchema = { ...RATE_HEADERS, 'Content-Encoding': { $ref: '#/components/headers/Content-Encoding' } }
+  if (endpoint.cache !== false) {
+    headers.ETag = { $ref: '#/components/headers/ETag' }
+    headers['Cache-Control'] = { $ref: '#/components/headers/Cache-Control' }
+    headers.Vary = { $ref: '#/components/headers/Vary' }
+  }
+  if (endpoint.pagination !== undefined || controlsFor(endpoint).includes('limit')) headers.Link = { $ref: '#/components/headers/Link' }
+  return headers
 }
 
 /** The example's name in the reference: its input, e.g. "example.com" or "sha256 hello". */
@@ -193,7 +219,7 @@ function operation(endpoint: AnyEndpoint, example: StoredExample | undefined): J
     responses: {
       '200': {
         description: example ? `Success. The example is the answer to \`${example.request.method} ${example.request.path}\`.` : 'Success',
-        headers: RATE_HEADERS,
+        headers: successHeaders(endpoint),
         content: successContent(endpoint, example),
       },
       '400': { $ref: '#/components/responses/BadRequest' },
@@ -205,6 +231,13 @@ function operation(endpoint: AnyEndpoint, example: StoredExample | undefined): J
     },
   }
   if (endpoint.upstreams?.length) (op.responses as JsonSchema)['504'] = { $ref: '#/components/responses/Timeout' }
+  // Cached answers carry an ETag; If-None-Match with it is answered 304 (runtime/http/entity-tag.ts).
+  if (endpoint.cache !== false && endpoint.method === 'GET') {
+    ;(op.responses as JsonSchema)['304'] = {
+      description: 'Not Modified: the request\'s If-None-Match names the current ETag. No body; Cache-Control, ETag, Vary and the rate-limit headers as the 200 would have them.',
+      headers: { ...RATE_HEADERS, ETag: { $ref: '#/components/headers/ETag' }, 'Cache-Control': { $ref: '#/components/headers/Cache-Control' }, Vary: { $ref: '#/components/headers/Vary' } },
+    }
+  }
   // A 3.1 reference may carry its own description: the endpoint says when it is unavailable.
   if (endpoint.unavailable !== undefined) (op.responses as JsonSchema)['503'] = { $ref: '#/components/responses/ServiceUnavailable', description: `${endpoint.unavailable} (service_unavailable)` }
   const alias = queryAlias(endpoint)
@@ -260,6 +293,11 @@ export function buildOpenApi(endpoints: readonly AnyEndpoint[], version: string,
         'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
         'RateLimit-Policy': { description: 'limit;w=window-seconds', schema: { type: 'string' } },
         'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
+        ETag: { description: 'Weak validator of the answer: the data, the request target and the tier (not request_id or timestamp). Send it back in If-None-Match to get 304 while it holds.', schema: { type: 'string' } },
+        'Cache-Control': { description: 'private, max-age=<seconds the answer stays fresh>: the body names the caller\'s tier and the headers its limits, so only the caller\'s own cache may keep it', schema: { type: 'string' } },
+        Vary: { description: 'Accept-Encoding, Origin: a cached copy is for this coding and this kind of client (CORS headers come only with an Origin)', schema: { type: 'string' } },
+        'Content-Encoding': { description: 'gzip or br when the request\'s Accept-Encoding allows it and the answer is 1 KB or more; absent otherwise', schema: { type: 'string', enum: ['gzip', 'br'] } },
+        Link: { description: 'RFC 8288 paging links of a paged answer: rel="first", "prev" (not on the first page), "next" (not on the last), "last", each the request with only offset changed', schema: { type: 'string' } },
       },
       schemas: {
         Meta: {
