@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import autocannon from 'autocannon'
 import { startDnsServer } from '../test/support/dns-server.ts'
 import { SERVICE_ZONE } from '../test/support/loopback-dns.ts'
-import { load, startServer } from './load-server.ts'
+import { startServer } from './load-server.ts'
 
 // npx tsx bench/soak.ts [--seconds 60]
 // 1. capacity: a short full-speed run over a mix of endpoints;

@@ -13,7 +13,7 @@ try {
   console.error(error instanceof ConfigError ? error.message : error)
   process.exit(1)
 }
-const { app, config, log, endpoints } = service
+const { config, log, endpoints } = service
 const server = await listen(service, { port: config.port, host: config.host })
 // Everything has loaded and set itself up: from here on the built-in prototypes
 // cannot change (runtime/harden.ts), whatever a request manages to reach.

@@ -7,7 +7,7 @@ import type { SuccessEnvelope } from './envelope.ts'
 import { errorEnvelope } from './envelope.ts'
 import { ApiError, InternalError } from './errors.ts'
 import type { Coding } from './http/content-coding.ts'
-import { addVary, chooseCoding, compressible, encodeBody, varyStored } from './http/content-coding.ts'
+import { chooseCoding, compressible, encodeBody, varyStored } from './http/content-coding.ts'
 import { noneMatch } from './http/entity-tag.ts'
 import type { StaticDocument } from './http/static-document.ts'
 

@@ -1,4 +1,3 @@
-import pino from 'pino'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createGuardedNetwork } from '../../runtime/net/guarded-network.ts'
 import { parseCidr } from '../../runtime/ip/parse-cidr.ts'
