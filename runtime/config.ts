@@ -99,6 +99,22 @@ const cidrList = z.string().transform((value, ctx) => {
 
 const url = z.url({ protocol: /^https?$/ })
 
+// A WHOIS server, host[:port] (port 43 when left out); the host a name or an IP
+// literal ([v6]:port for IPv6 with a port). Only IANA's is configured: the servers
+// it refers to are always asked on port 43.
+const whoisServer = z.string().transform((value, ctx) => {
+  const text = value.trim()
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9.-]+)|([0-9a-fA-F:.]*:[0-9a-fA-F:.]*))(?::(\d{1,5}))?$/.exec(text)
+  const host = m?.[1] ?? m?.[2] ?? m?.[3]
+  const port = m?.[4] !== undefined && m[3] === undefined ? Number(m[4]) : 43
+  const isName = m?.[2] !== undefined && /^(?=.{1,253}$)([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/.test(m[2])
+  if (!m || host === undefined || (!isName && !ipaddr.isValid(host)) || port < 1 || port > 65_535) {
+    ctx.addIssue({ code: 'custom', message: `"${value}" must be host[:port] (a name or IP address; [v6]:port with a port)` })
+    return z.NEVER
+  }
+  return { host: ipaddr.isValid(host) ? ipaddr.parse(host).toString() : host.toLowerCase(), port }
+})
+
 // DNS blocklist zones, comma-separated names; the defaults are free public lists.
 const DEFAULT_DNSBL_ZONES = 'zen.spamhaus.org,bl.spamcop.net,b.barracudacentral.org,psbl.surriel.com,bl.mailspike.net,dnsbl-1.uceprotect.net'
 const DEFAULT_DOMAIN_BLOCKLIST_ZONES = 'dbl.spamhaus.org,multi.uribl.com,multi.surbl.org'
@@ -126,6 +142,7 @@ const EnvSchema = z.object({
   INFRALENS_RIPESTAT_URL: url.default('https://stat.ripe.net'),
   INFRALENS_VRP_URL: z.string().min(1).default('https://console.rpki-client.org/vrps.json'),
   INFRALENS_CRTSH_URL: url.default('https://crt.sh'),
+  INFRALENS_WHOIS_IANA: whoisServer.default({ host: 'whois.iana.org', port: 43 }),
   INFRALENS_DNSBL_ZONES: zoneList.default(zoneList.parse(DEFAULT_DNSBL_ZONES)),
   INFRALENS_DOMAIN_BLOCKLIST_ZONES: zoneList.default(zoneList.parse(DEFAULT_DOMAIN_BLOCKLIST_ZONES)),
   INFRALENS_EXTRA_CA_FILE: z.string().min(1).optional(),
@@ -173,6 +190,8 @@ export interface Config {
   ripestatUrl: string
   vrpUrl: string
   crtshUrl: string
+  /** IANA's WHOIS server (INFRALENS_WHOIS_IANA): names each TLD's WHOIS server where the TLD has no RDAP. */
+  whoisIana: { host: string; port: number }
   /** DNSBL zones an IP is looked up in (/api/security/blocklist). */
   dnsblZones: readonly string[]
   /** Domain blocklist zones (/api/security/domain-blocklist). */
@@ -238,6 +257,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     ripestatUrl: e.INFRALENS_RIPESTAT_URL,
     vrpUrl: e.INFRALENS_VRP_URL,
     crtshUrl: e.INFRALENS_CRTSH_URL,
+    whoisIana: e.INFRALENS_WHOIS_IANA,
     dnsblZones: e.INFRALENS_DNSBL_ZONES,
     domainBlocklistZones: e.INFRALENS_DOMAIN_BLOCKLIST_ZONES,
     extraCaFile: e.INFRALENS_EXTRA_CA_FILE,

@@ -17,6 +17,8 @@ export interface FindingInput {
   age_days: number | null
   days_to_expiry: number | null
   status_codes: string[]
+  /** The registry states EPP statuses (RDAP always; WHOIS registries that print them); false: absent locks mean nothing. */
+  epp_status: boolean
   registry_ns_count: number | null
   delegation_signed: boolean | null
   ns_mismatch: boolean
@@ -32,13 +34,13 @@ export function deriveFindings(i: FindingInput): Finding[] {
   const add = (severity: Level, code: string, message: string) => out.push({ severity, code, message })
   const has = (code: string) => i.status_codes.includes(code)
 
-  if (i.rdap === 'not_found') add('high', 'not_registered', 'The registry has no record of this domain (RDAP 404): it is not registered, or was deleted.')
+  if (i.rdap === 'not_found') add('high', 'not_registered', 'The registry has no record of this domain (RDAP 404 or WHOIS "no match"): it is not registered, or was deleted.')
   if (i.days_to_expiry !== null && i.days_to_expiry < 0) add('critical', 'expired', `The registration expired ${-i.days_to_expiry} days ago.`)
   else if (i.days_to_expiry !== null && i.days_to_expiry <= 30) add('high', 'expiring_soon', `The registration expires in ${i.days_to_expiry} days.`)
   if (has('pending delete') || has('redemption period')) add('critical', 'pending_deletion', 'The domain has been deleted and is in its redemption or pending-delete period.')
   if (has('client hold') || has('server hold')) add('high', 'on_hold', 'The domain is on hold: it is removed from DNS and does not resolve.')
   if (i.age_days !== null && i.age_days < 30) add('medium', 'newly_registered', `The domain was registered ${i.age_days} days ago; new domains are often used for phishing and spam.`)
-  if (i.rdap === 'ok' && !has('client transfer prohibited') && !has('server transfer prohibited')) {
+  if (i.rdap === 'ok' && i.epp_status && !has('client transfer prohibited') && !has('server transfer prohibited')) {
     add('low', 'no_transfer_lock', 'No transfer lock (clientTransferProhibited): the domain could be transferred away without an extra step.')
   }
   if (has('server update prohibited') && has('server delete prohibited') && has('server transfer prohibited')) {

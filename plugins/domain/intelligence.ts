@@ -1,22 +1,23 @@
 import type { z } from 'zod'
 import { isApiError } from '../../runtime/errors.ts'
 import type { DnsClient } from '../../runtime/net/dns/dns-client.ts'
-import type { DomainResult, RdapClient } from '../rdap/surface.ts'
 import { ageOf } from './domain-age.ts'
 import type { DomainIntelligenceData } from '../../registry/domain/schemas/domain-data.ts'
 import { collectDnsSignals, dataOf } from './dns-signals.ts'
 import { deriveFindings } from './findings.ts'
 import { mailSignals } from './mail-signals.ts'
 import { compareNameservers } from './nameserver-compare.ts'
+import type { Registration, RegistrationClients } from './registration.ts'
+import { lookupRegistration } from './registration.ts'
 
-// Registration (RDAP) and DNS signals in one answer, with findings. Every part
+// Registration (RDAP, or WHOIS for TLDs without RDAP) and DNS signals in one answer, with findings. Every part
 // degrades on its own: a failed part is null and listed in `errors`. Only when
-// nothing at all could be checked does the request fail (with the RDAP error).
+// nothing at all could be checked does the request fail (with the registration error).
 
 type Intelligence = z.input<typeof DomainIntelligenceData>
 
 export async function domainIntelligence(
-  rdap: RdapClient,
+  clients: RegistrationClients,
   dns: DnsClient,
   domain: string,
   nowMs: number,
@@ -24,8 +25,8 @@ export async function domainIntelligence(
   lowerTtl: (seconds: number) => void,
 ): Promise<Intelligence> {
   const [registration, signals] = await Promise.all([
-    rdap.domain(domain, { signal }).then(
-      (value): { ok: true; value: DomainResult } => ({ ok: true, value }),
+    lookupRegistration(clients, domain, { signal }).then(
+      (value): { ok: true; value: Registration } => ({ ok: true, value }),
       (error: unknown) => {
         if (!isApiError(error)) throw error
         return { ok: false as const, error }
@@ -33,11 +34,12 @@ export async function domainIntelligence(
     ),
     collectDnsSignals(dns, domain, signal),
   ])
-  // A 404 from the registry means "not registered"; a 404 before any registry was
-  // asked (no RDAP service for the TLD) means registration could not be checked.
-  const notRegistered = !registration.ok && registration.error.status === 404 && typeof registration.error.details.url === 'string'
+  // A 404 from the registry (RDAP, or its WHOIS saying "no match") means "not
+  // registered"; a 404 before any registry was asked (the TLD has neither RDAP nor
+  // WHOIS) means registration could not be checked.
+  const notRegistered = !registration.ok && registration.error.status === 404 && (typeof registration.error.details.url === 'string' || registration.error.details.status === 404)
   const errors: Array<{ part: string; message: string }> = []
-  if (!registration.ok && !notRegistered) errors.push({ part: 'rdap', message: registration.error.message })
+  if (!registration.ok && !notRegistered) errors.push({ part: registration.error.details.upstream === 'whois' ? 'whois' : 'rdap', message: registration.error.message })
   for (const part of ['ns', 'mx', 'txt', 'dmarc', 'caa'] as const) {
     const o = signals[part]
     if (!o.ok) errors.push({ part: `dns.${part}`, message: o.error })
@@ -71,7 +73,9 @@ export async function domainIntelligence(
             transfer_locked: codes.includes('client transfer prohibited') || codes.includes('server transfer prohibited'),
             registry_locked: ['server update prohibited', 'server delete prohibited', 'server transfer prohibited'].every((c) => codes.includes(c)),
             on_hold: codes.includes('client hold') || codes.includes('server hold'),
+            source: registration.value.source,
             rdap_server: registration.value.rdap_server,
+            whois_server: registration.value.whois?.registry.server ?? null,
           }
         : null,
     dnssec: object ? { delegation_signed: object.secure_dns.delegation_signed, ds_count: object.secure_dns.ds.length } : null,
@@ -87,6 +91,8 @@ export async function domainIntelligence(
       age_days: age?.age_days ?? null,
       days_to_expiry: age?.days_to_expiry ?? null,
       status_codes: codes,
+      // Registries that print no EPP statuses (DENIC's "connect", JPRS's "Active") say nothing of locks.
+      epp_status: registration.ok && (registration.value.source === 'rdap' || registration.value.object.status.some((st) => st.epp !== null && st.epp !== 'ok')),
       registry_ns_count: object ? object.nameservers.length : null,
       delegation_signed: object?.secure_dns.delegation_signed ?? null,
       ns_mismatch: comparison?.mismatch ?? false,

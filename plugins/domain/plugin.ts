@@ -5,32 +5,33 @@ import intelligence from '../../registry/domain/intelligence.ts'
 import nameservers from '../../registry/domain/nameservers.ts'
 import registrar from '../../registry/domain/registrar.ts'
 import whois from '../../registry/domain/whois.ts'
-import type { RdapClient } from '../rdap/surface.ts'
 import { domainAge, domainNameservers, domainRegistrar, domainWhois } from './domain-answers.ts'
 import { domainIntelligence } from './intelligence.ts'
+import type { RegistrationClients } from './registration.ts'
 
-// Resolvers of /api/domain/*. The RDAP client comes from the rdap plugin (as an
-// upstream), DNS from the service's resolver.
+// Resolvers of /api/domain/*. The RDAP and WHOIS clients come from the rdap and
+// whois plugins (as upstreams), DNS from the service's resolver.
 
-function rdapOf(ctx: ResolverContext): RdapClient {
-  const rdap = ctx.upstreams.rdap
-  // The descriptors declare upstreams: ['rdap'], so start-up fails without it.
-  if (!rdap) throw new Error('the rdap upstream is not registered')
-  return rdap
+function clientsOf(ctx: ResolverContext): RegistrationClients {
+  const { rdap, whois } = ctx.upstreams
+  // The descriptors declare upstreams: ['rdap', 'whois'], so start-up fails without them.
+  if (!rdap || !whois) throw new Error('the rdap and whois upstreams are not registered')
+  return { rdap, whois }
 }
 
 export default definePlugin({
   name: 'domain',
-  // The registration comes from the rdap plugin's client (the `rdap` upstream); the
-  // DNS signals are resolved as the dns plugin resolves records (their surfaces).
-  dependencies: ['rdap', 'dns'],
+  // The registration comes from the rdap plugin's client (the `rdap` upstream), or
+  // the whois plugin's for TLDs without RDAP; the DNS signals are resolved as the
+  // dns plugin resolves records (their surfaces).
+  dependencies: ['rdap', 'dns', 'whois'],
   setup(api) {
     const dns = api.dns
     // Ages, days to expiry and the findings derived from them count from the service's clock.
-    api.resolve(whois, ({ domain }, ctx) => domainWhois(rdapOf(ctx), domain, ctx.signal))
-    api.resolve(registrar, ({ domain }, ctx) => domainRegistrar(rdapOf(ctx), domain, ctx.signal))
-    api.resolve(age, ({ domain }, ctx) => domainAge(rdapOf(ctx), domain, ctx.clock.now(), ctx.signal))
-    api.resolve(nameservers, ({ domain }, ctx) => domainNameservers(rdapOf(ctx), dns, domain, ctx.signal, (s) => ctx.lowerTtl(s)))
-    api.resolve(intelligence, ({ domain }, ctx) => domainIntelligence(rdapOf(ctx), dns, domain, ctx.clock.now(), ctx.signal, (s) => ctx.lowerTtl(s)))
+    api.resolve(whois, ({ domain }, ctx) => domainWhois(clientsOf(ctx), domain, ctx.signal))
+    api.resolve(registrar, ({ domain }, ctx) => domainRegistrar(clientsOf(ctx), domain, ctx.signal))
+    api.resolve(age, ({ domain }, ctx) => domainAge(clientsOf(ctx), domain, ctx.clock.now(), ctx.signal))
+    api.resolve(nameservers, ({ domain }, ctx) => domainNameservers(clientsOf(ctx), dns, domain, ctx.signal, (s) => ctx.lowerTtl(s)))
+    api.resolve(intelligence, ({ domain }, ctx) => domainIntelligence(clientsOf(ctx), dns, domain, ctx.clock.now(), ctx.signal, (s) => ctx.lowerTtl(s)))
   },
 })

@@ -10,3 +10,7 @@ export type { NameserverInfo } from './normalize-domain.ts'
 export { asnRegistration } from './asn-registration.ts'
 /** The special-purpose ASN ranges (private use, documentation, AS_TRANS, ...). */
 export { specialAsn } from './asn-special.ts'
+export type { NormalizedDomain } from './normalize-domain.ts'
+export type { BootstrapSource } from './bootstrap-store.ts'
+/** A status as a registry writes it (RDAP or EPP spelling) to both spellings and a meaning; WHOIS answers use it too. */
+export { describeStatus } from './epp-status.ts'

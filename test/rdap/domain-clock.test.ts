@@ -6,8 +6,9 @@ import { createGuardedNetwork } from '../../runtime/net/guarded-network.ts'
 import { domainAge } from '../../plugins/domain/domain-answers.ts'
 import { domainIntelligence } from '../../plugins/domain/intelligence.ts'
 import { createBootstrapStore } from '../../plugins/rdap/bootstrap-store.ts'
-import type { RdapClient } from '../../plugins/rdap/rdap-client.ts'
 import { createRdapClient } from '../../plugins/rdap/rdap-client.ts'
+import type { RegistrationClients } from '../../plugins/domain/registration.ts'
+import { createWhoisClient } from '../../plugins/whois/whois-client.ts'
 import type { FakeRdap } from '../support/fake-rdap.ts'
 import { RDAP_ZONES, startFakeRdap } from '../support/fake-rdap.ts'
 import type { LoopbackDns } from '../support/loopback-dns.ts'
@@ -19,14 +20,15 @@ import { DEFAULT_ZONES, startLoopbackDns } from '../support/loopback-dns.ts'
 
 let rdap: FakeRdap
 let dns: LoopbackDns
-let client: RdapClient
+let client: RegistrationClients
 let resolver: DnsClient
 beforeAll(async () => {
   rdap = await startFakeRdap()
   dns = await startLoopbackDns({ zones: [...DEFAULT_ZONES, ...RDAP_ZONES] })
   const network = createGuardedNetwork({ policy: { allowLoopback: true }, lookup: async () => [] })
   const bootstrap = createBootstrapStore({ network, baseUrl: rdap.bootstrapUrl, timeoutMs: 2000, log: pino({ level: 'silent' }), now: () => Date.now() })
-  client = createRdapClient({ network, bootstrap, timeoutMs: 2000 })
+  // .com has RDAP: the WHOIS client is there because the lookup needs one, and is never asked.
+  client = { rdap: createRdapClient({ network, bootstrap, timeoutMs: 2000 }), whois: createWhoisClient({ network, iana: { host: '127.0.0.1', port: 9 }, timeoutMs: 500, now: () => Date.now() }) }
   const [host, port] = dns.env.INFRALENS_DNS_RESOLVERS!.split(':')
   resolver = createDnsClient({ servers: [{ host: host!, port: Number(port) }], timeoutMs: 500, retries: 0 })
 })

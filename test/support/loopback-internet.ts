@@ -7,6 +7,7 @@ import { startFakeCrtsh } from './fake-crtsh.ts'
 import { RDAP_ZONES, startFakeRdap } from './fake-rdap.ts'
 import { startFakeRipestat } from './fake-ripestat.ts'
 import { startFakeVrp } from './fake-vrp.ts'
+import { startFakeWhois } from './fake-whois.ts'
 import { startExampleWeb } from './fake-web.ts'
 import { DEFAULT_ZONES, startLoopbackDns } from './loopback-dns.ts'
 import { startExampleTlsHost } from './tls-servers.ts'
@@ -42,7 +43,10 @@ export async function startLoopbackInternet(time: WorldTime = hostTime()): Promi
     closers.push(() => vrp.close())
     const crtsh = await startFakeCrtsh()
     closers.push(() => crtsh.close())
-    const dns = await startLoopbackDns({ zones: [...DEFAULT_ZONES, ...RDAP_ZONES, ...DNSBL_ZONES, web.zone, tls.zone] })
+    // Port-43 WHOIS for the TLDs without RDAP (IANA's server and the registries' of the recorded answers).
+    const whois = await startFakeWhois()
+    closers.push(() => whois.close())
+    const dns = await startLoopbackDns({ zones: [...DEFAULT_ZONES, ...RDAP_ZONES, ...DNSBL_ZONES, ...whois.zones, web.zone, tls.zone] })
     closers.push(() => dns.close())
     // The web and TLS fakes each have their own test root; the service takes one file of extra roots.
     const dir = mkdtempSync(join(tmpdir(), 'infralens-internet-'))
@@ -50,7 +54,7 @@ export async function startLoopbackInternet(time: WorldTime = hostTime()): Promi
     const caFile = join(dir, 'roots.pem')
     writeFileSync(caFile, [web.env.INFRALENS_EXTRA_CA_FILE, tls.env.INFRALENS_EXTRA_CA_FILE].map((file) => readFileSync(file!, 'utf8')).join('\n'))
     return {
-      env: { ...web.env, ...tls.env, ...rdap.env, ...ripestat.env, ...vrp.env, ...crtsh.env, ...dns.env, INFRALENS_EXTRA_CA_FILE: caFile },
+      env: { ...web.env, ...tls.env, ...rdap.env, ...ripestat.env, ...vrp.env, ...crtsh.env, ...whois.env, ...dns.env, INFRALENS_EXTRA_CA_FILE: caFile },
       close: () => closeAll(closers),
     }
   } catch (error) {

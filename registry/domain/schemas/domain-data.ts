@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { AnswerStatus } from '../../dns/schemas/dns-data.ts'
 import {
+  BootstrapInfoData,
   EntityData,
   NameserverData,
   RegistrarData,
@@ -8,10 +9,49 @@ import {
   SecureDnsData,
   StatusCodeData,
   commonShape,
-  sourceShape,
 } from './rdap-data.ts'
 
-// Shapes of the /api/domain/* answers.
+// Shapes of the /api/domain/* answers. The registration comes from RDAP where the
+// IANA bootstrap names a service for the TLD, else from port-43 WHOIS (`source`).
+
+export const RegistrationSource = z.enum(['rdap', 'whois']).meta({
+  description: 'rdap: the registry\'s RDAP service (IANA bootstrap); whois: its port-43 WHOIS server (the TLD has no RDAP service), parsed from text',
+})
+
+/** What was asked over WHOIS (source "whois"); null for RDAP answers. */
+export const WhoisSourceData = z
+  .object({
+    iana_server: z.string().meta({ description: 'IANA\'s WHOIS server that named the registry\'s (INFRALENS_WHOIS_IANA)' }),
+    iana_cached: z.boolean().meta({ description: 'IANA\'s referral came from the cache (kept a day)' }),
+    server: z.string().meta({ description: "The registry's WHOIS server, host:port" }),
+    query: z.string().meta({ description: 'What was sent to it' }),
+    registrar_server: z.string().nullable().meta({ description: "The registrar's WHOIS server the registry named (one hop, port 43); null when not followed" }),
+    registrar_status: z.enum(['ok', 'not_found', 'failed', 'blocked']).nullable(),
+    registrar_error: z.string().nullable(),
+  })
+  .nullable()
+
+/** The same, with the answers' raw text (/api/domain/whois). */
+export const WhoisSourceWithTextData = z
+  .object({
+    ...WhoisSourceData.unwrap().shape,
+    raw: z.string().meta({ description: "The registry's answer as received (control characters replaced)" }),
+    registrar_raw: z.string().nullable().meta({ description: "The registrar's answer, when its server was asked" }),
+  })
+  .nullable()
+
+export const DomainBootstrapData = BootstrapInfoData.extend({
+  entry: z.string().nullable().meta({ description: 'The IANA bootstrap entry that matched; null when none did (source "whois")' }),
+})
+
+/** Where a domain answer came from: RDAP (server, URL, bootstrap entry) or WHOIS. */
+export const domainSourceShape = {
+  source: RegistrationSource,
+  rdap_server: z.string().nullable().meta({ description: 'Base URL of the RDAP service the IANA bootstrap names; null for source "whois"' }),
+  rdap_url: z.string().nullable().meta({ description: 'The URL that answered (after redirects); null for source "whois"' }),
+  bootstrap: DomainBootstrapData,
+  whois: WhoisSourceData,
+}
 
 export const DomainWhoisData = z.object({
   domain: z.string(),
@@ -27,7 +67,8 @@ export const DomainWhoisData = z.object({
   registrant: EntityData.nullable(),
   nameservers: z.array(NameserverData),
   secure_dns: SecureDnsData,
-  ...sourceShape,
+  ...domainSourceShape,
+  whois: WhoisSourceWithTextData,
   registrar_rdap: RegistrarFollowData,
 })
 
@@ -35,7 +76,7 @@ export const DomainRegistrarData = z.object({
   domain: z.string(),
   registrar: RegistrarData,
   whois_server: z.string().nullable().meta({ description: "The registry's port 43 WHOIS server" }),
-  ...sourceShape,
+  ...domainSourceShape,
 })
 
 export const DomainAgeData = z.object({
@@ -47,12 +88,12 @@ export const DomainAgeData = z.object({
   age_years: z.number().nullable().meta({ description: 'age_days / 365.25, two decimals' }),
   days_to_expiry: z.number().int().nullable().meta({ description: 'Negative once expired' }),
   expired: z.boolean().nullable(),
-  ...sourceShape,
+  ...domainSourceShape,
 })
 
 export const NameserverComparisonData = z.object({
   domain: z.string(),
-  registry_nameservers: z.array(z.string()).meta({ description: 'The delegation the registry holds (RDAP)' }),
+  registry_nameservers: z.array(z.string()).meta({ description: 'The delegation the registry holds (RDAP or WHOIS)' }),
   dns_nameservers: z.array(z.string()).nullable().meta({ description: 'The NS set DNS answers (the zone\'s own); null when DNS failed' }),
   dns_status: AnswerStatus,
   dns_error: z.string().nullable(),
@@ -63,7 +104,7 @@ export const NameserverComparisonData = z.object({
   nameservers: z.array(
     z.object({ name: z.string(), in_registry: z.boolean(), in_dns: z.boolean(), ipv4: z.array(z.string()), ipv6: z.array(z.string()) }),
   ),
-  ...sourceShape,
+  ...domainSourceShape,
 })
 
 export const Severity = z.enum(['critical', 'high', 'medium', 'low', 'info'])
@@ -83,10 +124,12 @@ export const DomainIntelligenceData = z.object({
       transfer_locked: z.boolean(),
       registry_locked: z.boolean().meta({ description: 'server update, delete and transfer prohibited (registry lock)' }),
       on_hold: z.boolean(),
-      rdap_server: z.string(),
+      source: RegistrationSource,
+      rdap_server: z.string().nullable(),
+      whois_server: z.string().nullable().meta({ description: 'The WHOIS server that answered (source "whois")' }),
     })
     .nullable()
-    .meta({ description: 'null when RDAP had no answer (see errors)' }),
+    .meta({ description: 'null when neither RDAP nor WHOIS had an answer (see errors)' }),
   dnssec: z.object({ delegation_signed: z.boolean().nullable(), ds_count: z.number().int() }).nullable(),
   nameservers: z.object({
     registry: z.array(z.string()).nullable(),
