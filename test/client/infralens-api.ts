@@ -604,8 +604,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Age of the domain in days and years, from its RDAP registration event, and days to expiry
-         * @description Reads the registration and expiration events of the domain's RDAP record (the registry's server, found through the IANA bootstrap files) and computes the age in days and years and the days left before it expires. A TLD without an RDAP service is a 404; an RDAP server that fails is a 502. Cached an hour.
+         * Age of the domain in days and years, from its registration date (RDAP, or WHOIS where the TLD has no RDAP), and days to expiry
+         * @description Reads the registration and expiration dates of the domain's record — from the registry's RDAP server (found through the IANA bootstrap files), or for a TLD without RDAP from its port-43 WHOIS server (IANA's referral), `source` saying which — and computes the age in days and years and the days left before it expires. An unregistered domain is a 404; a registry server that fails is a 502. Cached an hour.
          *
          *     Also answers `GET /api/domain/age?domain={domain}`: the same operation, with `domain` as query parameter.
          */
@@ -627,7 +627,7 @@ export interface paths {
         };
         /**
          * Registrar, age, status, DNSSEC delegation, name servers, MX/SPF/DMARC presence and CAA, with findings by severity
-         * @description Combines the RDAP registration record (registrar, age, expiry, status, DNSSEC delegation) with DNS queries for NS, MX, SPF, DMARC and CAA, and turns them into findings by severity, such as an expiring registration or a missing DMARC record. Each part degrades on its own into `errors` instead of failing the call. Cached up to 5 minutes; costs 5 units.
+         * @description Combines the registration record (registrar, age, expiry, status, DNSSEC delegation; from RDAP, or WHOIS where the TLD has no RDAP) with DNS queries for NS, MX, SPF, DMARC and CAA, and turns them into findings by severity, such as an expiring registration or a missing DMARC record. Each part degrades on its own into `errors` instead of failing the call. Cached up to 5 minutes; costs 5 units.
          *
          *     Also answers `GET /api/domain/intelligence?domain={domain}`: the same operation, with `domain` as query parameter.
          */
@@ -648,8 +648,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Name servers at the registry (RDAP) compared with the NS records in DNS; mismatches flagged
-         * @description Compares the name servers the registry delegates the domain to (from its RDAP record) with the NS records the zone itself publishes (from DNS). `in_sync` is false when they differ, and each name server says on which side it appears: a lame or forgotten delegation shows here. Cached up to 5 minutes.
+         * Name servers at the registry (RDAP or WHOIS) compared with the NS records in DNS; mismatches flagged
+         * @description Compares the name servers the registry delegates the domain to (from its RDAP record, or its WHOIS answer where the TLD has no RDAP) with the NS records the zone itself publishes (from DNS). `in_sync` is false when they differ, and each name server says on which side it appears: a lame or forgotten delegation shows here. Cached up to 5 minutes.
          *
          *     Also answers `GET /api/domain/nameservers?domain={domain}`: the same operation, with `domain` as query parameter.
          */
@@ -670,8 +670,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The registrar of a domain (name, IANA id, abuse contact), from the registry RDAP record
-         * @description Reads the registry's RDAP record of the domain (its server found through the IANA bootstrap files) and returns the sponsoring registrar: name, IANA id from publicIds, and abuse contact (the abuse role, else an abuse@ mailbox marked inferred). A TLD without an RDAP service is a 404. Cached an hour.
+         * The registrar of a domain (name, IANA id, abuse contact), from the registry's RDAP record or WHOIS answer
+         * @description Reads the registry's RDAP record of the domain (its server found through the IANA bootstrap files) — or, for a TLD without RDAP, its port-43 WHOIS answer (`source: "whois"`) — and returns the sponsoring registrar: name, IANA id, and abuse contact (the abuse role, else an abuse@ mailbox marked inferred). Many ccTLD WHOIS servers name no registrar: then it is null. Cached an hour.
          *
          *     Also answers `GET /api/domain/registrar?domain={domain}`: the same operation, with `domain` as query parameter.
          */
@@ -692,8 +692,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * RDAP registration record: status codes with meanings, events, registrar (IANA id), registrant, contacts, abuse contact, name servers, DNSSEC delegation
-         * @description The registration record from RDAP, the structured successor of WHOIS, normalized: EPP status codes with their meanings, events in UTC, entities with their vCards parsed, name servers with glue, and the DS data. A thin .com/.net registry record is completed from the registrar's RDAP server. An RDAP 404 is a 404, an RDAP failure a 502 with details.reason. Cached an hour.
+         * Registration record (RDAP, or WHOIS where the TLD has none): status codes with meanings, events, registrar (IANA id), registrant, contacts, abuse contact, name servers, DNSSEC delegation
+         * @description The registration record, normalized: EPP status codes with their meanings, events in UTC, entities with their vCards parsed, name servers with glue, and the DS data. From RDAP, the structured successor of WHOIS, where the IANA bootstrap names an RDAP service for the TLD; otherwise from the TLD's port-43 WHOIS server (named by IANA's WHOIS), parsed from text into the same fields where the text carries them, with `source: "whois"` and the raw text in `whois.raw`. A thin registry record is completed from the registrar (its RDAP server, or its WHOIS server: one hop). A registry's 404 or "no match" is a 404, a failure a 502 with details.reason. Cached an hour.
          *
          *     Also answers `GET /api/domain/whois?domain={domain}`: the same operation, with `domain` as query parameter.
          */
@@ -6740,8 +6740,8 @@ export interface operations {
                             /** @description age_days / 365.25, two decimals */
                             age_years: number | null;
                             bootstrap: {
-                                /** @description The IANA bootstrap entry that matched (TLD, prefix or ASN range) */
-                                entry: string;
+                                /** @description The IANA bootstrap entry that matched; null when none did (source "whois") */
+                                entry: string | null;
                                 /**
                                  * @description live: fetched bootstrap file; snapshot: the bundled copy (fetch failed)
                                  * @enum {string}
@@ -6757,10 +6757,29 @@ export interface operations {
                             expired: boolean | null;
                             expires: string | null;
                             last_changed: string | null;
-                            /** @description Base URL of the RDAP service the IANA bootstrap names */
-                            rdap_server: string;
-                            /** @description The URL that answered (after redirects) */
-                            rdap_url: string;
+                            /** @description Base URL of the RDAP service the IANA bootstrap names; null for source "whois" */
+                            rdap_server: string | null;
+                            /** @description The URL that answered (after redirects); null for source "whois" */
+                            rdap_url: string | null;
+                            /**
+                             * @description rdap: the registry's RDAP service (IANA bootstrap); whois: its port-43 WHOIS server (the TLD has no RDAP service), parsed from text
+                             * @enum {string}
+                             */
+                            source: "rdap" | "whois";
+                            whois: {
+                                /** @description IANA's referral came from the cache (kept a day) */
+                                iana_cached: boolean;
+                                /** @description IANA's WHOIS server that named the registry's (INFRALENS_WHOIS_IANA) */
+                                iana_server: string;
+                                /** @description What was sent to it */
+                                query: string;
+                                registrar_error: string | null;
+                                /** @description The registrar's WHOIS server the registry named (one hop, port 43); null when not followed */
+                                registrar_server: string | null;
+                                registrar_status: ("ok" | "not_found" | "failed" | "blocked") | null;
+                                /** @description The registry's WHOIS server, host:port */
+                                server: string;
+                            } | null;
                         };
                         links?: components["schemas"]["Links"];
                         meta?: components["schemas"]["Meta"];
@@ -6778,8 +6797,8 @@ export interface operations {
                             /** @description age_days / 365.25, two decimals */
                             age_years: number | null;
                             bootstrap: {
-                                /** @description The IANA bootstrap entry that matched (TLD, prefix or ASN range) */
-                                entry: string;
+                                /** @description The IANA bootstrap entry that matched; null when none did (source "whois") */
+                                entry: string | null;
                                 /**
                                  * @description live: fetched bootstrap file; snapshot: the bundled copy (fetch failed)
                                  * @enum {string}
@@ -6795,10 +6814,29 @@ export interface operations {
                             expired: boolean | null;
                             expires: string | null;
                             last_changed: string | null;
-                            /** @description Base URL of the RDAP service the IANA bootstrap names */
-                            rdap_server: string;
-                            /** @description The URL that answered (after redirects) */
-                            rdap_url: string;
+                            /** @description Base URL of the RDAP service the IANA bootstrap names; null for source "whois" */
+                            rdap_server: string | null;
+                            /** @description The URL that answered (after redirects); null for source "whois" */
+                            rdap_url: string | null;
+                            /**
+                             * @description rdap: the registry's RDAP service (IANA bootstrap); whois: its port-43 WHOIS server (the TLD has no RDAP service), parsed from text
+                             * @enum {string}
+                             */
+                            source: "rdap" | "whois";
+                            whois: {
+                                /** @description IANA's referral came from the cache (kept a day) */
+                                iana_cached: boolean;
+                                /** @description IANA's WHOIS server that named the registry's (INFRALENS_WHOIS_IANA) */
+                                iana_server: string;
+                                /** @description What was sent to it */
+                                query: string;
+                                registrar_error: string | null;
+                                /** @description The registrar's WHOIS server the registry named (one hop, port 43); null when not followed */
+                                registrar_server: string | null;
+                                registrar_status: ("ok" | "not_found" | "failed" | "blocked") | null;
+                                /** @description The registry's WHOIS server, host:port */
+                                server: string;
+                            } | null;
                         };
                         links?: components["schemas"]["Links"];
                         meta?: components["schemas"]["Meta"];
@@ -6933,14 +6971,14 @@ export interface operations {
                                 in_sync: boolean | null;
                                 registry: string[] | null;
                             };
-                            /** @description null when RDAP had no answer (see errors) */
+                            /** @description null when neither RDAP nor WHOIS had an answer (see errors) */
                             registration: {
                                 age_days: number | null;
                                 created: string | null;
                                 days_to_expiry: number | null;
                                 expires: string | null;
                                 on_hold: boolean;
-                                rdap_server: string;
+                                rdap_server: string | null;
                                 registrar: {
                                     abuse_email: string | null;
                                     abuse_phone: string | null;
@@ -6951,6 +6989,11 @@ export interface operations {
                                 } | null;
                                 /** @description server update, delete and transfer prohibited (registry lock) */
                                 registry_locked: boolean;
+                                /**
+                                 * @description rdap: the registry's RDAP service (IANA bootstrap); whois: its port-43 WHOIS server (the TLD has no RDAP service), parsed from text
+                                 * @enum {string}
+                                 */
+                                source: "rdap" | "whois";
                                 status: {
                                     /** @description RDAP status value (RFC 8056 spelling), e.g. "client transfer prohibited" */
                                     code: string;
@@ -6959,6 +7002,8 @@ export interface operations {
                                     meaning: string | null;
                                 }[];
                                 transfer_locked: boolean;
+                                /** @description The WHOIS server that answered (source "whois") */
+                                whois_server: string | null;
                             } | null;
                         };
                         links?: components["schemas"]["Links"];
@@ -7017,14 +7062,14 @@ export interface operations {
                                 in_sync: boolean | null;
                                 registry: string[] | null;
                             };
-                            /** @description null when RDAP had no answer (see errors) */
+                            /** @description null when neither RDAP nor WHOIS had an answer (see errors) */
                             registration: {
                                 age_days: number | null;
                                 created: string | null;
                                 days_to_expiry: number | null;
                                 expires: string | null;
                                 on_hold: boolean;
-                                rdap_server: string;
+                                rdap_server: string | null;
                                 registrar: {
                                     abuse_email: string | null;
                                     abuse_phone: string | null;
@@ -7035,6 +7080,11 @@ export interface operations {
                                 } | null;
                                 /** @description server update, delete and transfer prohibited (registry lock) */
                                 registry_locked: boolean;
+                                /**
+                                 * @description rdap: the registry's RDAP service (IANA bootstrap); whois: its port-43 WHOIS server (the TLD has no RDAP service), parsed from text
+                                 * @enum {string}
+                                 */
+                                source: "rdap" | "whois";
                                 status: {
                                     /** @description RDAP status value (RFC 8056 spelling), e.g. "client transfer prohibited" */
                                     code: string;
@@ -7043,6 +7093,8 @@ export interface operations {
                                     meaning: string | null;
                                 }[];
                                 transfer_locked: boolean;
+                                /** @description The WHOIS server that answered (source "whois") */
+                                whois_server: string | null;
                             } | null;
                         };
                         links?: components["schemas"]["Links"];
@@ -7135,8 +7187,8 @@ export interface operations {
                     "application/json": {
                         data: {
                             bootstrap: {
-                                /** @description The IANA bootstrap entry that matched (TLD, prefix or ASN range) */
-                                entry: string;
+                                /** @description The IANA bootstrap entry that matched; null when none did (source "whois") */
+                                entry: string | null;
                                 /**
                                  * @description live: fetched bootstrap file; snapshot: the bundled copy (fetch failed)
                                  * @enum {string}
@@ -7166,12 +7218,31 @@ export interface operations {
                             }[];
                             only_in_dns: string[];
                             only_in_registry: string[];
-                            /** @description Base URL of the RDAP service the IANA bootstrap names */
-                            rdap_server: string;
-                            /** @description The URL that answered (after redirects) */
-                            rdap_url: string;
-                            /** @description The delegation the registry holds (RDAP) */
+                            /** @description Base URL of the RDAP service the IANA bootstrap names; null for source "whois" */
+                            rdap_server: string | null;
+                            /** @description The URL that answered (after redirects); null for source "whois" */
+                            rdap_url: string | null;
+                            /** @description The delegation the registry holds (RDAP or WHOIS) */
                             registry_nameservers: string[];
+                            /**
+                             * @description rdap: the registry's RDAP service (IANA bootstrap); whois: its port-43 WHOIS server (the TLD has no RDAP service), parsed from text
+                             * @enum {string}
+                             */
+                            source: "rdap" | "whois";
+                            whois: {
+                                /** @description IANA's referral came from the cache (kept a day) */
+                                iana_cached: boolean;
+                                /** @description IANA's WHOIS server that named the registry's (INFRALENS_WHOIS_IANA) */
+                                iana_server: string;
+                                /** @description What was sent to it */
+                                query: string;
+                                registrar_error: string | null;
+                                /** @description The registrar's WHOIS server the registry named (one hop, port 43); null when not followed */
+                                registrar_server: string | null;
+                                registrar_status: ("ok" | "not_found" | "failed" | "blocked") | null;
+                                /** @description The registry's WHOIS server, host:port */
+                                server: string;
+                            } | null;
                         };
                         links?: components["schemas"]["Links"];
                         meta?: components["schemas"]["Meta"];
@@ -7186,8 +7257,8 @@ export interface operations {
                     "application/yaml": {
                         data: {
                             bootstrap: {
-                                /** @description The IANA bootstrap entry that matched (TLD, prefix or ASN range) */
-                                entry: string;
+                                /** @description The IANA bootstrap entry that matched; null when none did (source "whois") */
+                                entry: string | null;
                                 /**
                                  * @description live: fetched bootstrap file; snapshot: the bundled copy (fetch failed)
                                  * @enum {string}
@@ -7217,12 +7288,31 @@ export interface operations {
                             }[];
                             only_in_dns: string[];
                             only_in_registry: string[];
-                            /** @description Base URL of the RDAP service the IANA bootstrap names */
-                            rdap_server: string;
-                            /** @description The URL that answered (after redirects) */
-                            rdap_url: string;
-                            /** @description The delegation the registry holds (RDAP) */
+                            /** @description Base URL of the RDAP service the IANA bootstrap names; null for source "whois" */
+                            rdap_server: string | null;
+                            /** @description The URL that answered (after redirects); null for source "whois" */
+                            rdap_url: string | null;
+                            /** @description The delegation the registry holds (RDAP or WHOIS) */
                             registry_nameservers: string[];
+                            /**
+                             * @description rdap: the registry's RDAP service (IANA bootstrap); whois: its port-43 WHOIS server (the TLD has no RDAP service), parsed from text
+                             * @enum {string}
+                             */
+                            source: "rdap" | "whois";
+                            whois: {
+                                /** @description IANA's referral came from the cache (kept a day) */
+                                iana_cached: boolean;
+                                /** @description IANA's WHOIS server that named the registry's (INFRALENS_WHOIS_IANA) */
+                                iana_server: string;
+                                /** @description What was sent to it */
+                                query: string;
+                                registrar_error: string | null;
+                                /** @description The registrar's WHOIS server the registry named (one hop, port 43); null when not followed */
+                                registrar_server: string | null;
+                                registrar_status: ("ok" | "not_found" | "failed" | "blocked") | null;
+                                /** @description The registry's WHOIS server, host:port */
+                                server: string;
+                            } | null;
                         };
                         links?: components["schemas"]["Links"];
                         meta?: components["schemas"]["Meta"];
@@ -7305,8 +7395,8 @@ export interface operations {
                     "application/json": {
                         data: {
                             bootstrap: {
-                                /** @description The IANA bootstrap entry that matched (TLD, prefix or ASN range) */
-                                entry: string;
+                                /** @description The IANA bootstrap entry that matched; null when none did (source "whois") */
+                                entry: string | null;
                                 /**
                                  * @description live: fetched bootstrap file; snapshot: the bundled copy (fetch failed)
                                  * @enum {string}
@@ -7315,10 +7405,10 @@ export interface operations {
                                 publication: string | null;
                             };
                             domain: string;
-                            /** @description Base URL of the RDAP service the IANA bootstrap names */
-                            rdap_server: string;
-                            /** @description The URL that answered (after redirects) */
-                            rdap_url: string;
+                            /** @description Base URL of the RDAP service the IANA bootstrap names; null for source "whois" */
+                            rdap_server: string | null;
+                            /** @description The URL that answered (after redirects); null for source "whois" */
+                            rdap_url: string | null;
                             registrar: {
                                 abuse_email: string | null;
                                 abuse_phone: string | null;
@@ -7326,6 +7416,25 @@ export interface operations {
                                 iana_id: string | null;
                                 name: string | null;
                                 url: string | null;
+                            } | null;
+                            /**
+                             * @description rdap: the registry's RDAP service (IANA bootstrap); whois: its port-43 WHOIS server (the TLD has no RDAP service), parsed from text
+                             * @enum {string}
+                             */
+                            source: "rdap" | "whois";
+                            whois: {
+                                /** @description IANA's referral came from the cache (kept a day) */
+                                iana_cached: boolean;
+                                /** @description IANA's WHOIS server that named the registry's (INFRALENS_WHOIS_IANA) */
+                                iana_server: string;
+                                /** @description What was sent to it */
+                                query: string;
+                                registrar_error: string | null;
+                                /** @description The registrar's WHOIS server the registry named (one hop, port 43); null when not followed */
+                                registrar_server: string | null;
+                                registrar_status: ("ok" | "not_found" | "failed" | "blocked") | null;
+                                /** @description The registry's WHOIS server, host:port */
+                                server: string;
                             } | null;
                             /** @description The registry's port 43 WHOIS server */
                             whois_server: string | null;
@@ -7343,8 +7452,8 @@ export interface operations {
                     "application/yaml": {
                         data: {
                             bootstrap: {
-                                /** @description The IANA bootstrap entry that matched (TLD, prefix or ASN range) */
-                                entry: string;
+                                /** @description The IANA bootstrap entry that matched; null when none did (source "whois") */
+                                entry: string | null;
                                 /**
                                  * @description live: fetched bootstrap file; snapshot: the bundled copy (fetch failed)
                                  * @enum {string}
@@ -7353,10 +7462,10 @@ export interface operations {
                                 publication: string | null;
                             };
                             domain: string;
-                            /** @description Base URL of the RDAP service the IANA bootstrap names */
-                            rdap_server: string;
-                            /** @description The URL that answered (after redirects) */
-                            rdap_url: string;
+                            /** @description Base URL of the RDAP service the IANA bootstrap names; null for source "whois" */
+                            rdap_server: string | null;
+                            /** @description The URL that answered (after redirects); null for source "whois" */
+                            rdap_url: string | null;
                             registrar: {
                                 abuse_email: string | null;
                                 abuse_phone: string | null;
@@ -7364,6 +7473,25 @@ export interface operations {
                                 iana_id: string | null;
                                 name: string | null;
                                 url: string | null;
+                            } | null;
+                            /**
+                             * @description rdap: the registry's RDAP service (IANA bootstrap); whois: its port-43 WHOIS server (the TLD has no RDAP service), parsed from text
+                             * @enum {string}
+                             */
+                            source: "rdap" | "whois";
+                            whois: {
+                                /** @description IANA's referral came from the cache (kept a day) */
+                                iana_cached: boolean;
+                                /** @description IANA's WHOIS server that named the registry's (INFRALENS_WHOIS_IANA) */
+                                iana_server: string;
+                                /** @description What was sent to it */
+                                query: string;
+                                registrar_error: string | null;
+                                /** @description The registrar's WHOIS server the registry named (one hop, port 43); null when not followed */
+                                registrar_server: string | null;
+                                registrar_status: ("ok" | "not_found" | "failed" | "blocked") | null;
+                                /** @description The registry's WHOIS server, host:port */
+                                server: string;
                             } | null;
                             /** @description The registry's port 43 WHOIS server */
                             whois_server: string | null;
@@ -7466,8 +7594,8 @@ export interface operations {
                                 phone: string | null;
                             } | null;
                             bootstrap: {
-                                /** @description The IANA bootstrap entry that matched (TLD, prefix or ASN range) */
-                                entry: string;
+                                /** @description The IANA bootstrap entry that matched; null when none did (source "whois") */
+                                entry: string | null;
                                 /**
                                  * @description live: fetched bootstrap file; snapshot: the bundled copy (fetch failed)
                                  * @enum {string}
@@ -7547,12 +7675,12 @@ export interface operations {
                             /** @description The registry's WHOIS server */
                             port43: string | null;
                             rdap_conformance: string[];
-                            /** @description Base URL of the RDAP service the IANA bootstrap names */
-                            rdap_server: string;
+                            /** @description Base URL of the RDAP service the IANA bootstrap names; null for source "whois" */
+                            rdap_server: string | null;
                             /** @description When the registry last refreshed its RDAP database */
                             rdap_updated: string | null;
-                            /** @description The URL that answered (after redirects) */
-                            rdap_url: string;
+                            /** @description The URL that answered (after redirects); null for source "whois" */
+                            rdap_url: string | null;
                             registered: string | null;
                             registrant: {
                                 address: string[];
@@ -7628,6 +7756,11 @@ export interface operations {
                                 max_sig_life: number | null;
                                 zone_signed: boolean | null;
                             };
+                            /**
+                             * @description rdap: the registry's RDAP service (IANA bootstrap); whois: its port-43 WHOIS server (the TLD has no RDAP service), parsed from text
+                             * @enum {string}
+                             */
+                            source: "rdap" | "whois";
                             status: {
                                 /** @description RDAP status value (RFC 8056 spelling), e.g. "client transfer prohibited" */
                                 code: string;
@@ -7636,6 +7769,24 @@ export interface operations {
                                 meaning: string | null;
                             }[];
                             unicode_name: string | null;
+                            whois: {
+                                /** @description IANA's referral came from the cache (kept a day) */
+                                iana_cached: boolean;
+                                /** @description IANA's WHOIS server that named the registry's (INFRALENS_WHOIS_IANA) */
+                                iana_server: string;
+                                /** @description What was sent to it */
+                                query: string;
+                                /** @description The registry's answer as received (control characters replaced) */
+                                raw: string;
+                                registrar_error: string | null;
+                                /** @description The registrar's answer, when its server was asked */
+                                registrar_raw: string | null;
+                                /** @description The registrar's WHOIS server the registry named (one hop, port 43); null when not followed */
+                                registrar_server: string | null;
+                                registrar_status: ("ok" | "not_found" | "failed" | "blocked") | null;
+                                /** @description The registry's WHOIS server, host:port */
+                                server: string;
+                            } | null;
                         };
                         links?: components["schemas"]["Links"];
                         meta?: components["schemas"]["Meta"];
@@ -7658,8 +7809,8 @@ export interface operations {
                                 phone: string | null;
                             } | null;
                             bootstrap: {
-                                /** @description The IANA bootstrap entry that matched (TLD, prefix or ASN range) */
-                                entry: string;
+                                /** @description The IANA bootstrap entry that matched; null when none did (source "whois") */
+                                entry: string | null;
                                 /**
                                  * @description live: fetched bootstrap file; snapshot: the bundled copy (fetch failed)
                                  * @enum {string}
@@ -7739,12 +7890,12 @@ export interface operations {
                             /** @description The registry's WHOIS server */
                             port43: string | null;
                             rdap_conformance: string[];
-                            /** @description Base URL of the RDAP service the IANA bootstrap names */
-                            rdap_server: string;
+                            /** @description Base URL of the RDAP service the IANA bootstrap names; null for source "whois" */
+                            rdap_server: string | null;
                             /** @description When the registry last refreshed its RDAP database */
                             rdap_updated: string | null;
-                            /** @description The URL that answered (after redirects) */
-                            rdap_url: string;
+                            /** @description The URL that answered (after redirects); null for source "whois" */
+                            rdap_url: string | null;
                             registered: string | null;
                             registrant: {
                                 address: string[];
@@ -7820,6 +7971,11 @@ export interface operations {
                                 max_sig_life: number | null;
                                 zone_signed: boolean | null;
                             };
+                            /**
+                             * @description rdap: the registry's RDAP service (IANA bootstrap); whois: its port-43 WHOIS server (the TLD has no RDAP service), parsed from text
+                             * @enum {string}
+                             */
+                            source: "rdap" | "whois";
                             status: {
                                 /** @description RDAP status value (RFC 8056 spelling), e.g. "client transfer prohibited" */
                                 code: string;
@@ -7828,6 +7984,24 @@ export interface operations {
                                 meaning: string | null;
                             }[];
                             unicode_name: string | null;
+                            whois: {
+                                /** @description IANA's referral came from the cache (kept a day) */
+                                iana_cached: boolean;
+                                /** @description IANA's WHOIS server that named the registry's (INFRALENS_WHOIS_IANA) */
+                                iana_server: string;
+                                /** @description What was sent to it */
+                                query: string;
+                                /** @description The registry's answer as received (control characters replaced) */
+                                raw: string;
+                                registrar_error: string | null;
+                                /** @description The registrar's answer, when its server was asked */
+                                registrar_raw: string | null;
+                                /** @description The registrar's WHOIS server the registry named (one hop, port 43); null when not followed */
+                                registrar_server: string | null;
+                                registrar_status: ("ok" | "not_found" | "failed" | "blocked") | null;
+                                /** @description The registry's WHOIS server, host:port */
+                                server: string;
+                            } | null;
                         };
                         links?: components["schemas"]["Links"];
                         meta?: components["schemas"]["Meta"];
