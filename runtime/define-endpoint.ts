@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { Duration } from './duration.ts'
-import type { DnsTypeName } from './net/dns/dns-types.ts'
+import type { DecodedType } from './net/dns/dns-decoded-types.ts'
 
 export const TAGS = ['network', 'dns', 'domain', 'email', 'tls', 'web', 'security', 'utilities', 'data', 'flagship', 'meta'] as const
 export type Tag = (typeof TAGS)[number]
@@ -62,9 +62,11 @@ export interface EndpointDescriptor<P extends z.ZodObject = z.ZodObject, D exten
   offload?: true
   /**
    * The one DNS record type the endpoint asks for (the /api/dns/<type> family):
-   * the plugin that answers reads it here, never out of the name or the path.
+   * the plugin that answers reads it here, never out of the name or the path. The
+   * dns plugin answers every descriptor that has one. Only types the DNS client
+   * decodes (runtime/net/dns/dns-decoded-types.ts): others would be opaque hex.
    */
-  dnsType?: DnsTypeName
+  dnsType?: DecodedType
   /** Rate-limit weight; 0 reports the limit without spending from it. */
   cost: number
   /** Dotted paths of the arrays in data that sort/order/limit/offset act on. */

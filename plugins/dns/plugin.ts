@@ -1,17 +1,13 @@
 import { definePlugin } from '../../runtime/define-plugin.ts'
 import type { DnsClient } from '../../runtime/net/dns/dns-client.ts'
 import { createDnsClient } from '../../runtime/net/dns/dns-client.ts'
-import a from '../../registry/dns/a.ts'
-import aaaa from '../../registry/dns/aaaa.ts'
-import cname from '../../registry/dns/cname.ts'
 import lookup from '../../registry/dns/lookup.ts'
-import mx from '../../registry/dns/mx.ts'
-import ns from '../../registry/dns/ns.ts'
 import propagation from '../../registry/dns/propagation.ts'
-import txt from '../../registry/dns/txt.ts'
+import query from '../../registry/dns/query.ts'
 import reverse from '../../registry/network/reverse-dns.ts'
 import { lookupAll } from './lookup.ts'
 import { checkPropagation } from './propagation.ts'
+import { queryRecords } from './query.ts'
 import { cacheTtlOf, resolveRecords } from './resolve-records.ts'
 import { reverseDns } from './reverse-dns.ts'
 
@@ -27,16 +23,22 @@ export default definePlugin({
     api.upstream('dns', api.dns)
     const dns = api.dns
 
-    for (const endpoint of [a, aaaa, mx, txt, ns, cname]) {
+    // Every descriptor that names a record type is one of /api/dns/<type>: a new
+    // type is a new descriptor file, nothing here. Each takes the name as `domain`
+    // (its params schema may normalize it, e.g. PTR's IP address to a reverse name).
+    for (const endpoint of api.endpoints()) {
       const type = endpoint.dnsType
-      // Start-up fails on a record descriptor that does not say which type it asks for.
-      if (type === undefined) throw new Error(`${endpoint.name}: a DNS record endpoint needs \`dnsType\` in its descriptor`)
-      api.resolve(endpoint, async ({ domain }, ctx) => {
+      if (type === undefined) continue
+      api.resolve(endpoint, async (input, ctx) => {
+        const domain = (input as { domain?: unknown }).domain
+        if (typeof domain !== 'string') throw new Error(`${endpoint.name}: a DNS record endpoint takes the name as \`domain\``)
         const { raw: _raw, ...answer } = await resolveRecords(dns, domain, type, ctx.signal)
         ctx.lowerTtl(cacheTtlOf(answer))
         return answer
       })
     }
+
+    api.resolve(query, ({ domain, type, dnssec }, ctx) => queryRecords(dns, domain, type, dnssec, ctx))
 
     api.resolve(lookup, ({ domain }, ctx) => lookupAll(dns, domain, ctx.signal, (s) => ctx.lowerTtl(s)))
 

@@ -21,10 +21,10 @@ export default definePlugin({
     const validator = createValidator({ fetcher: createFetcher(api.dns), anchors, now: () => api.clock.now() })
     api.log.info({ source: anchors.source, anchors: anchors.anchors.length }, 'DNSSEC trust anchors loaded')
 
-    api.resolve(dnssec, async ({ domain }, ctx) => {
+    api.resolve(dnssec, async ({ domain, type }, ctx) => {
       let result
       try {
-        result = await validator.validate(domain, { signal: ctx.signal })
+        result = await validator.validate(domain, { type, signal: ctx.signal })
       } catch (error) {
         // A resolver that does not answer at all is the service's upstream failing (502);
         // one that answers SERVFAIL/REFUSED leaves the verdict indeterminate (200).

@@ -9,7 +9,7 @@ import { checkAnswer, readAnswer, type AnswerCheck } from './answer-check.ts'
 import type { ValidationContext, ZoneLink } from './chain-types.ts'
 import { ChainWalker } from './chain-walk.ts'
 import type { DnssecFetcher } from './dnssec-fetcher.ts'
-import { nameOf, type Name } from './names.ts'
+import { labelCount, nameOf, parentOf, type Name } from './names.ts'
 import type { SigCheck } from './rrsig-check.ts'
 import type { TrustAnchors } from './trust-anchors.ts'
 import { SECURE, worst, type Outcome } from './verdict.ts'
@@ -100,7 +100,10 @@ export function createValidator(options: ValidatorOptions): Validator {
         seen.add(name.text)
         const pendingAnswer = ctx.fetch(name, type)
         pendingAnswer.catch(() => {})
-        const walk = await walker.walk(name)
+        // A DS RRset lives on the parent side of its zone cut, signed by the parent's
+        // keys (RFC 4035 §2.4): the walk stops above the name, or it would enter the
+        // child zone and judge the parent's data with the child's keys.
+        const walk = await walker.walk(type === 'DS' && labelCount(name) > 0 ? parentOf(name) : name)
         const response = await pendingAnswer
         // The verdict is about this answer: it lasts no longer than the answer does.
         for (const record of [...response.answers, ...response.authorities]) ctx.noteTtl(record.ttl)

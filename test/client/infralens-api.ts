@@ -358,6 +358,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dns/caa/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Certification Authority Authorization records (RFC 8659): which CAs may issue for the name
+         * @description Each record's flags (`critical` for the issuer-critical bit), tag (issue, issuewild, iodef, ...) and value. CAs look for CAA at the name and then each parent up the tree, stopping at the first that has any; this endpoint answers for the name asked only (/api/dns/lookup and the report check the domain). NXDOMAIN and NODATA are 200 answers (`status` says which) and SERVFAIL is a 200 cached 30 s; a resolver that times out or answers REFUSED is a 502 upstream_error. Answers are cached for their smallest TTL, at most 5 minutes.
+         *
+         *     Also answers `GET /api/dns/caa?domain={domain}`: the same operation, with `domain` as query parameter.
+         */
+        get: operations["dnsCaa"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dns/cname/{domain}": {
         parameters: {
             query?: never;
@@ -402,6 +424,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dns/dnskey/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A zone's public DNSSEC keys (RFC 4034 §2), with key tags and roles
+         * @description Each key's flags (`zone_key`, `secure_entry_point` for a KSK, `revoked`), protocol, algorithm, the key in base64 and its key tag (RFC 4034 Appendix B), which DS and RRSIG records refer to. Ask for the zone apex. NXDOMAIN and NODATA are 200 answers (`status` says which) and SERVFAIL is a 200 cached 30 s; a resolver that times out or answers REFUSED is a 502 upstream_error. Answers are cached for their smallest TTL, at most 5 minutes.
+         *
+         *     Also answers `GET /api/dns/dnskey?domain={domain}`: the same operation, with `domain` as query parameter.
+         */
+        get: operations["dnsDnskey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dns/dnssec/{domain}": {
         parameters: {
             query?: never;
@@ -410,12 +454,56 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * DNSSEC verdict on the A RRset, validated locally from the trust anchor down: secure, insecure, bogus or indeterminate, with the chain
-         * @description Walks the chain of trust from the trust anchor (INFRALENS_TRUST_ANCHORS; the IANA root KSKs by default) through every zone cut: DS in the parent, DNSKEY in the child, signatures and their validity windows, NSEC/NSEC3 proofs for missing DS records and for NODATA/NXDOMAIN answers. The resolver is asked with DO+CD, so its own validation plays no part.
+         * DNSSEC verdict on an RRset (A unless `type` says otherwise), validated locally from the trust anchor down: secure, insecure, bogus or indeterminate, with the chain
+         * @description Walks the chain of trust from the trust anchor (INFRALENS_TRUST_ANCHORS; the IANA root KSKs by default) through every zone cut: DS in the parent, DNSKEY in the child, signatures and their validity windows, NSEC/NSEC3 proofs for missing DS records and for NODATA/NXDOMAIN answers. The resolver is asked with DO+CD, so its own validation plays no part. `type` picks the RRset judged (A by default): TLSA for DANE, DS, MX or any other it decodes.
          *
          *     Also answers `GET /api/dns/dnssec?domain={domain}`: the same operation, with `domain` as query parameter.
          */
         get: operations["dnsDnssec"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dns/ds/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delegation signer records (RFC 4034 §5): the parent zone's digests of a signed child zone's keys
+         * @description The DS RRset lives on the parent side of the zone cut, so the resolver answers it from the parent zone. Each record's key tag, algorithm, digest type (1 SHA-1, 2 SHA-256, 4 SHA-384) and digest in hex. Whether they match the child's DNSKEYs and validate: /api/dns/dnssec; as the registry holds them: /api/domain/delegation. NXDOMAIN and NODATA are 200 answers (`status` says which) and SERVFAIL is a 200 cached 30 s; a resolver that times out or answers REFUSED is a 502 upstream_error. Answers are cached for their smallest TTL, at most 5 minutes.
+         *
+         *     Also answers `GET /api/dns/ds?domain={domain}`: the same operation, with `domain` as query parameter.
+         */
+        get: operations["dnsDs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dns/https/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * HTTPS service binding records (RFC 9460): ALPN, port, address hints and ECH for a site
+         * @description Each record's priority (0 is AliasMode: `target` names where to look instead), target ("." is the name itself) and SvcParams decoded: alpn, no-default-alpn, port, ipv4hint, ipv6hint, ech (base64), mandatory, dohpath. Browsers ask for HTTPS beside A/AAAA to learn HTTP/3 support and ECH keys before they connect. NXDOMAIN and NODATA are 200 answers (`status` says which) and SERVFAIL is a 200 cached 30 s; a resolver that times out or answers REFUSED is a 502 upstream_error. Answers are cached for their smallest TTL, at most 5 minutes.
+         *
+         *     Also answers `GET /api/dns/https?domain={domain}`: the same operation, with `domain` as query parameter.
+         */
+        get: operations["dnsHttps"];
         put?: never;
         post?: never;
         delete?: never;
@@ -512,6 +600,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dns/ptr/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pointer records: the names a reverse name (or an IP address) points to
+         * @description Give an IP address (it is turned into its in-addr.arpa or ip6.arpa name) or the reverse name itself. The records as DNS has them, without checking that the names lead back: for forward-confirmed reverse DNS use /api/reverse-dns. NXDOMAIN and NODATA are 200 answers (`status` says which) and SERVFAIL is a 200 cached 30 s; a resolver that times out or answers REFUSED is a 502 upstream_error. Answers are cached for their smallest TTL, at most 5 minutes.
+         *
+         *     Also answers `GET /api/dns/ptr?domain={domain}`: the same operation, with `domain` as query parameter.
+         */
+        get: operations["dnsPtr"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dns/query/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Any record type the service decodes (SRV, TLSA, HTTPS, NAPTR, SSHFP, URI, DS, ...), optionally with our DNSSEC verdict on the RRset
+         * @description Asks the configured resolvers for `type` at the name and returns the records decoded into fields, as the per-type endpoints do (CNAME chain followed). With `dnssec=true` the RRset (or the proof that there is none) is also validated by the service itself from the trust anchor down, as /api/dns/dnssec does for that type, and `dnssec` holds the verdict (secure, insecure, bogus, indeterminate) and why. A type the service cannot decode is a 400 that lists the ones it can. NXDOMAIN and NODATA are 200 answers (`status` says which) and SERVFAIL is a 200 cached 30 s; a resolver that times out or answers REFUSED is a 502 upstream_error. Answers are cached for their smallest TTL, at most 5 minutes. With dnssec=true, a bogus or indeterminate verdict is kept 30 s.
+         *
+         *     Also answers `GET /api/dns/query?domain={domain}`: the same operation, with `domain` as query parameter.
+         */
+        get: operations["dnsQuery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dns/soa/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The zone's start of authority: primary server, contact, serial and timers
+         * @description mname (the primary name server), rname (the contact mailbox as a name), serial, refresh, retry, expire and minimum (the negative-caching TTL, RFC 2308). A name that is not a zone apex has no SOA of its own: the answer is NODATA. Each authoritative server's own serial: /api/domain/delegation. NXDOMAIN and NODATA are 200 answers (`status` says which) and SERVFAIL is a 200 cached 30 s; a resolver that times out or answers REFUSED is a 502 upstream_error. Answers are cached for their smallest TTL, at most 5 minutes.
+         *
+         *     Also answers `GET /api/dns/soa?domain={domain}`: the same operation, with `domain` as query parameter.
+         */
+        get: operations["dnsSoa"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dns/spf/{domain}": {
         parameters: {
             query?: never;
@@ -526,6 +680,50 @@ export interface paths {
          *     Also answers `GET /api/dns/spf?domain={domain}`: the same operation, with `domain` as query parameter.
          */
         get: operations["dnsSpf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dns/srv/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Service records (RFC 2782): priority, weight, port and target of a service
+         * @description Give the service's own name, `_service._proto.domain` (for example `_sip._tcp.example.com` or `_imaps._tcp.example.com`); each record has its priority (lower is tried first), weight (shares among equal priorities), port and target host ("." means the service is not offered). NXDOMAIN and NODATA are 200 answers (`status` says which) and SERVFAIL is a 200 cached 30 s; a resolver that times out or answers REFUSED is a 502 upstream_error. Answers are cached for their smallest TTL, at most 5 minutes.
+         *
+         *     Also answers `GET /api/dns/srv?domain={domain}`: the same operation, with `domain` as query parameter.
+         */
+        get: operations["dnsSrv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dns/tlsa/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * TLSA records (RFC 6698): the certificates or keys a TLS service pins for DANE
+         * @description Give the service's name, `_port._proto.host` (`_443._tcp.www.example.com`, `_25._tcp.mail.example.com`); each record's usage (0 PKIX-TA, 1 PKIX-EE, 2 DANE-TA, 3 DANE-EE), selector (0 the whole certificate, 1 its public key), matching type (0 exact, 1 SHA-256, 2 SHA-512) and association data in hex. Whether they are DNSSEC-secure and match the certificate the host serves: /api/dns/dane. NXDOMAIN and NODATA are 200 answers (`status` says which) and SERVFAIL is a 200 cached 30 s; a resolver that times out or answers REFUSED is a 502 upstream_error. Answers are cached for their smallest TTL, at most 5 minutes.
+         *
+         *     Also answers `GET /api/dns/tlsa?domain={domain}`: the same operation, with `domain` as query parameter.
+         */
+        get: operations["dnsTlsa"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4543,6 +4741,181 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
+    dnsCaa: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path: {
+                /** @description Domain name; IDN, trailing dot, scheme and path are accepted and normalized */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description AD flag from the resolver (its own DNSSEC validation; see /api/dns/dnssec for ours) */
+                            authenticated: boolean;
+                            canonical_name: string;
+                            /** @description CNAME/DNAME records followed from the domain to canonical_name */
+                            chain: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            domain: string;
+                            latency_ms: number;
+                            rcode: string;
+                            records: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            resolver: {
+                                address: string;
+                                name: string;
+                                port: number;
+                                /** @enum {string} */
+                                transport: "udp" | "tcp";
+                            };
+                            /**
+                             * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                             * @enum {string}
+                             */
+                            status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                            /** @description Smallest TTL in the answer (negative answers: the SOA minimum); the cache TTL */
+                            ttl: number | null;
+                            type: string;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            /** @description AD flag from the resolver (its own DNSSEC validation; see /api/dns/dnssec for ours) */
+                            authenticated: boolean;
+                            canonical_name: string;
+                            /** @description CNAME/DNAME records followed from the domain to canonical_name */
+                            chain: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            domain: string;
+                            latency_ms: number;
+                            rcode: string;
+                            records: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            resolver: {
+                                address: string;
+                                name: string;
+                                port: number;
+                                /** @enum {string} */
+                                transport: "udp" | "tcp";
+                            };
+                            /**
+                             * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                             * @enum {string}
+                             */
+                            status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                            /** @description Smallest TTL in the answer (negative answers: the SOA minimum); the cache TTL */
+                            ttl: number | null;
+                            type: string;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match names the current ETag. No body; Cache-Control, ETag, Vary and the rate-limit headers as the 200 would have them. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     dnsCname: {
         parameters: {
             query?: {
@@ -4953,6 +5326,181 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
+    dnsDnskey: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path: {
+                /** @description Domain name; IDN, trailing dot, scheme and path are accepted and normalized */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description AD flag from the resolver (its own DNSSEC validation; see /api/dns/dnssec for ours) */
+                            authenticated: boolean;
+                            canonical_name: string;
+                            /** @description CNAME/DNAME records followed from the domain to canonical_name */
+                            chain: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            domain: string;
+                            latency_ms: number;
+                            rcode: string;
+                            records: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            resolver: {
+                                address: string;
+                                name: string;
+                                port: number;
+                                /** @enum {string} */
+                                transport: "udp" | "tcp";
+                            };
+                            /**
+                             * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                             * @enum {string}
+                             */
+                            status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                            /** @description Smallest TTL in the answer (negative answers: the SOA minimum); the cache TTL */
+                            ttl: number | null;
+                            type: string;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            /** @description AD flag from the resolver (its own DNSSEC validation; see /api/dns/dnssec for ours) */
+                            authenticated: boolean;
+                            canonical_name: string;
+                            /** @description CNAME/DNAME records followed from the domain to canonical_name */
+                            chain: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            domain: string;
+                            latency_ms: number;
+                            rcode: string;
+                            records: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            resolver: {
+                                address: string;
+                                name: string;
+                                port: number;
+                                /** @enum {string} */
+                                transport: "udp" | "tcp";
+                            };
+                            /**
+                             * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                             * @enum {string}
+                             */
+                            status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                            /** @description Smallest TTL in the answer (negative answers: the SOA minimum); the cache TTL */
+                            ttl: number | null;
+                            type: string;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match names the current ETag. No body; Cache-Control, ETag, Vary and the rate-limit headers as the 200 would have them. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     dnsDnssec: {
         parameters: {
             query?: {
@@ -4978,6 +5526,8 @@ export interface operations {
                 pretty?: components["parameters"]["pretty"];
                 /** @description Dotted key to sort the endpoint's lists by */
                 sort?: components["parameters"]["sort"];
+                /** @description The RRset to validate (DS is judged in the parent zone, where it lives): one of A, AAAA, CAA, CDNSKEY, CDS, CNAME, DNAME, DNSKEY, DS, HINFO, HTTPS, MX, NAPTR, NS, NSEC, NSEC3, NSEC3PARAM, PTR, RRSIG, SMIMEA, SOA, SPF, SRV, SSHFP, SVCB, TLSA, TXT, URI, ZONEMD (any case) */
+                type?: string;
             };
             header?: never;
             path: {
@@ -5187,7 +5737,7 @@ export interface operations {
                                 }[];
                                 source: string;
                             };
-                            /** @description The RRset validated: A (NODATA/NXDOMAIN answers are judged by their denial proof) */
+                            /** @description The RRset validated: A unless asked otherwise (NODATA/NXDOMAIN answers are judged by their denial proof) */
                             type: string;
                             validated_at: string;
                         };
@@ -5384,9 +5934,359 @@ export interface operations {
                                 }[];
                                 source: string;
                             };
-                            /** @description The RRset validated: A (NODATA/NXDOMAIN answers are judged by their denial proof) */
+                            /** @description The RRset validated: A unless asked otherwise (NODATA/NXDOMAIN answers are judged by their denial proof) */
                             type: string;
                             validated_at: string;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match names the current ETag. No body; Cache-Control, ETag, Vary and the rate-limit headers as the 200 would have them. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    dnsDs: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path: {
+                /** @description Domain name; IDN, trailing dot, scheme and path are accepted and normalized */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description AD flag from the resolver (its own DNSSEC validation; see /api/dns/dnssec for ours) */
+                            authenticated: boolean;
+                            canonical_name: string;
+                            /** @description CNAME/DNAME records followed from the domain to canonical_name */
+                            chain: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            domain: string;
+                            latency_ms: number;
+                            rcode: string;
+                            records: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            resolver: {
+                                address: string;
+                                name: string;
+                                port: number;
+                                /** @enum {string} */
+                                transport: "udp" | "tcp";
+                            };
+                            /**
+                             * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                             * @enum {string}
+                             */
+                            status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                            /** @description Smallest TTL in the answer (negative answers: the SOA minimum); the cache TTL */
+                            ttl: number | null;
+                            type: string;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            /** @description AD flag from the resolver (its own DNSSEC validation; see /api/dns/dnssec for ours) */
+                            authenticated: boolean;
+                            canonical_name: string;
+                            /** @description CNAME/DNAME records followed from the domain to canonical_name */
+                            chain: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            domain: string;
+                            latency_ms: number;
+                            rcode: string;
+                            records: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            resolver: {
+                                address: string;
+                                name: string;
+                                port: number;
+                                /** @enum {string} */
+                                transport: "udp" | "tcp";
+                            };
+                            /**
+                             * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                             * @enum {string}
+                             */
+                            status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                            /** @description Smallest TTL in the answer (negative answers: the SOA minimum); the cache TTL */
+                            ttl: number | null;
+                            type: string;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match names the current ETag. No body; Cache-Control, ETag, Vary and the rate-limit headers as the 200 would have them. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    dnsHttps: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path: {
+                /** @description Domain name; IDN, trailing dot, scheme and path are accepted and normalized */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description AD flag from the resolver (its own DNSSEC validation; see /api/dns/dnssec for ours) */
+                            authenticated: boolean;
+                            canonical_name: string;
+                            /** @description CNAME/DNAME records followed from the domain to canonical_name */
+                            chain: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            domain: string;
+                            latency_ms: number;
+                            rcode: string;
+                            records: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            resolver: {
+                                address: string;
+                                name: string;
+                                port: number;
+                                /** @enum {string} */
+                                transport: "udp" | "tcp";
+                            };
+                            /**
+                             * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                             * @enum {string}
+                             */
+                            status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                            /** @description Smallest TTL in the answer (negative answers: the SOA minimum); the cache TTL */
+                            ttl: number | null;
+                            type: string;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            /** @description AD flag from the resolver (its own DNSSEC validation; see /api/dns/dnssec for ours) */
+                            authenticated: boolean;
+                            canonical_name: string;
+                            /** @description CNAME/DNAME records followed from the domain to canonical_name */
+                            chain: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            domain: string;
+                            latency_ms: number;
+                            rcode: string;
+                            records: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            resolver: {
+                                address: string;
+                                name: string;
+                                port: number;
+                                /** @enum {string} */
+                                transport: "udp" | "tcp";
+                            };
+                            /**
+                             * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                             * @enum {string}
+                             */
+                            status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                            /** @description Smallest TTL in the answer (negative answers: the SOA minimum); the cache TTL */
+                            ttl: number | null;
+                            type: string;
                         };
                         links?: components["schemas"]["Links"];
                         meta?: components["schemas"]["Meta"];
@@ -6090,6 +6990,557 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
+    dnsPtr: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path: {
+                /** @description An IP address (turned into its in-addr.arpa / ip6.arpa name) or a reverse name */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description AD flag from the resolver (its own DNSSEC validation; see /api/dns/dnssec for ours) */
+                            authenticated: boolean;
+                            canonical_name: string;
+                            /** @description CNAME/DNAME records followed from the domain to canonical_name */
+                            chain: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            domain: string;
+                            latency_ms: number;
+                            rcode: string;
+                            records: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            resolver: {
+                                address: string;
+                                name: string;
+                                port: number;
+                                /** @enum {string} */
+                                transport: "udp" | "tcp";
+                            };
+                            /**
+                             * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                             * @enum {string}
+                             */
+                            status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                            /** @description Smallest TTL in the answer (negative answers: the SOA minimum); the cache TTL */
+                            ttl: number | null;
+                            type: string;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            /** @description AD flag from the resolver (its own DNSSEC validation; see /api/dns/dnssec for ours) */
+                            authenticated: boolean;
+                            canonical_name: string;
+                            /** @description CNAME/DNAME records followed from the domain to canonical_name */
+                            chain: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            domain: string;
+                            latency_ms: number;
+                            rcode: string;
+                            records: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            resolver: {
+                                address: string;
+                                name: string;
+                                port: number;
+                                /** @enum {string} */
+                                transport: "udp" | "tcp";
+                            };
+                            /**
+                             * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                             * @enum {string}
+                             */
+                            status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                            /** @description Smallest TTL in the answer (negative answers: the SOA minimum); the cache TTL */
+                            ttl: number | null;
+                            type: string;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match names the current ETag. No body; Cache-Control, ETag, Vary and the rate-limit headers as the 200 would have them. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    dnsQuery: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Also validate the answer with DNSSEC (the chain of trust from the trust anchor) */
+                dnssec?: "0" | "1" | "true" | "false" | "yes" | "no";
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+                /** @description The record type to ask for: one of A, AAAA, CAA, CDNSKEY, CDS, CNAME, DNAME, DNSKEY, DS, HINFO, HTTPS, MX, NAPTR, NS, NSEC, NSEC3, NSEC3PARAM, PTR, RRSIG, SMIMEA, SOA, SPF, SRV, SSHFP, SVCB, TLSA, TXT, URI, ZONEMD (any case) */
+                type?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Domain name; IDN, trailing dot, scheme and path are accepted and normalized */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description AD flag from the resolver (its own DNSSEC validation; see /api/dns/dnssec for ours) */
+                            authenticated: boolean;
+                            canonical_name: string;
+                            /** @description CNAME/DNAME records followed from the domain to canonical_name */
+                            chain: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description With dnssec=true: the verdict on this RRset (or on the proof that it does not exist); null otherwise */
+                            dnssec: {
+                                bogus_at: string | null;
+                                insecure_at: string | null;
+                                message: string;
+                                reason: string | null;
+                                /** @enum {string} */
+                                status: "secure" | "insecure" | "bogus" | "indeterminate";
+                                /** @description The full validation (the chain of trust, every signature): /api/dns/dnssec with this type */
+                                url: string;
+                            } | null;
+                            domain: string;
+                            latency_ms: number;
+                            rcode: string;
+                            records: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            resolver: {
+                                address: string;
+                                name: string;
+                                port: number;
+                                /** @enum {string} */
+                                transport: "udp" | "tcp";
+                            };
+                            /**
+                             * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                             * @enum {string}
+                             */
+                            status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                            /** @description Smallest TTL in the answer (negative answers: the SOA minimum); the cache TTL */
+                            ttl: number | null;
+                            type: string;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            /** @description AD flag from the resolver (its own DNSSEC validation; see /api/dns/dnssec for ours) */
+                            authenticated: boolean;
+                            canonical_name: string;
+                            /** @description CNAME/DNAME records followed from the domain to canonical_name */
+                            chain: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description With dnssec=true: the verdict on this RRset (or on the proof that it does not exist); null otherwise */
+                            dnssec: {
+                                bogus_at: string | null;
+                                insecure_at: string | null;
+                                message: string;
+                                reason: string | null;
+                                /** @enum {string} */
+                                status: "secure" | "insecure" | "bogus" | "indeterminate";
+                                /** @description The full validation (the chain of trust, every signature): /api/dns/dnssec with this type */
+                                url: string;
+                            } | null;
+                            domain: string;
+                            latency_ms: number;
+                            rcode: string;
+                            records: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            resolver: {
+                                address: string;
+                                name: string;
+                                port: number;
+                                /** @enum {string} */
+                                transport: "udp" | "tcp";
+                            };
+                            /**
+                             * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                             * @enum {string}
+                             */
+                            status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                            /** @description Smallest TTL in the answer (negative answers: the SOA minimum); the cache TTL */
+                            ttl: number | null;
+                            type: string;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match names the current ETag. No body; Cache-Control, ETag, Vary and the rate-limit headers as the 200 would have them. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    dnsSoa: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path: {
+                /** @description Domain name; IDN, trailing dot, scheme and path are accepted and normalized */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description AD flag from the resolver (its own DNSSEC validation; see /api/dns/dnssec for ours) */
+                            authenticated: boolean;
+                            canonical_name: string;
+                            /** @description CNAME/DNAME records followed from the domain to canonical_name */
+                            chain: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            domain: string;
+                            latency_ms: number;
+                            rcode: string;
+                            records: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            resolver: {
+                                address: string;
+                                name: string;
+                                port: number;
+                                /** @enum {string} */
+                                transport: "udp" | "tcp";
+                            };
+                            /**
+                             * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                             * @enum {string}
+                             */
+                            status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                            /** @description Smallest TTL in the answer (negative answers: the SOA minimum); the cache TTL */
+                            ttl: number | null;
+                            type: string;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            /** @description AD flag from the resolver (its own DNSSEC validation; see /api/dns/dnssec for ours) */
+                            authenticated: boolean;
+                            canonical_name: string;
+                            /** @description CNAME/DNAME records followed from the domain to canonical_name */
+                            chain: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            domain: string;
+                            latency_ms: number;
+                            rcode: string;
+                            records: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            resolver: {
+                                address: string;
+                                name: string;
+                                port: number;
+                                /** @enum {string} */
+                                transport: "udp" | "tcp";
+                            };
+                            /**
+                             * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                             * @enum {string}
+                             */
+                            status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                            /** @description Smallest TTL in the answer (negative answers: the SOA minimum); the cache TTL */
+                            ttl: number | null;
+                            type: string;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match names the current ETag. No body; Cache-Control, ETag, Vary and the rate-limit headers as the 200 would have them. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     dnsSpf: {
         parameters: {
             query?: {
@@ -6380,6 +7831,356 @@ export interface operations {
                              */
                             verdict: "valid" | "none" | "permerror" | "temperror";
                             verdict_reason: string | null;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match names the current ETag. No body; Cache-Control, ETag, Vary and the rate-limit headers as the 200 would have them. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    dnsSrv: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path: {
+                /** @description Domain name; IDN, trailing dot, scheme and path are accepted and normalized */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description AD flag from the resolver (its own DNSSEC validation; see /api/dns/dnssec for ours) */
+                            authenticated: boolean;
+                            canonical_name: string;
+                            /** @description CNAME/DNAME records followed from the domain to canonical_name */
+                            chain: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            domain: string;
+                            latency_ms: number;
+                            rcode: string;
+                            records: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            resolver: {
+                                address: string;
+                                name: string;
+                                port: number;
+                                /** @enum {string} */
+                                transport: "udp" | "tcp";
+                            };
+                            /**
+                             * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                             * @enum {string}
+                             */
+                            status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                            /** @description Smallest TTL in the answer (negative answers: the SOA minimum); the cache TTL */
+                            ttl: number | null;
+                            type: string;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            /** @description AD flag from the resolver (its own DNSSEC validation; see /api/dns/dnssec for ours) */
+                            authenticated: boolean;
+                            canonical_name: string;
+                            /** @description CNAME/DNAME records followed from the domain to canonical_name */
+                            chain: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            domain: string;
+                            latency_ms: number;
+                            rcode: string;
+                            records: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            resolver: {
+                                address: string;
+                                name: string;
+                                port: number;
+                                /** @enum {string} */
+                                transport: "udp" | "tcp";
+                            };
+                            /**
+                             * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                             * @enum {string}
+                             */
+                            status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                            /** @description Smallest TTL in the answer (negative answers: the SOA minimum); the cache TTL */
+                            ttl: number | null;
+                            type: string;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match names the current ETag. No body; Cache-Control, ETag, Vary and the rate-limit headers as the 200 would have them. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    dnsTlsa: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path: {
+                /** @description Domain name; IDN, trailing dot, scheme and path are accepted and normalized */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description AD flag from the resolver (its own DNSSEC validation; see /api/dns/dnssec for ours) */
+                            authenticated: boolean;
+                            canonical_name: string;
+                            /** @description CNAME/DNAME records followed from the domain to canonical_name */
+                            chain: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            domain: string;
+                            latency_ms: number;
+                            rcode: string;
+                            records: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            resolver: {
+                                address: string;
+                                name: string;
+                                port: number;
+                                /** @enum {string} */
+                                transport: "udp" | "tcp";
+                            };
+                            /**
+                             * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                             * @enum {string}
+                             */
+                            status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                            /** @description Smallest TTL in the answer (negative answers: the SOA minimum); the cache TTL */
+                            ttl: number | null;
+                            type: string;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            /** @description AD flag from the resolver (its own DNSSEC validation; see /api/dns/dnssec for ours) */
+                            authenticated: boolean;
+                            canonical_name: string;
+                            /** @description CNAME/DNAME records followed from the domain to canonical_name */
+                            chain: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            domain: string;
+                            latency_ms: number;
+                            rcode: string;
+                            records: ({
+                                name: string;
+                                ttl: number;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            resolver: {
+                                address: string;
+                                name: string;
+                                port: number;
+                                /** @enum {string} */
+                                transport: "udp" | "tcp";
+                            };
+                            /**
+                             * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                             * @enum {string}
+                             */
+                            status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                            /** @description Smallest TTL in the answer (negative answers: the SOA minimum); the cache TTL */
+                            ttl: number | null;
+                            type: string;
                         };
                         links?: components["schemas"]["Links"];
                         meta?: components["schemas"]["Meta"];

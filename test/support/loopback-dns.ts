@@ -64,6 +64,13 @@ $TTL 3600
 @    IN CAA  0 issue "digicert.com"
 www  IN CNAME example.com.
 _dmarc IN TXT "v=DMARC1;p=reject;sp=reject;adkim=s;aspf=s"
+; for the record types of /api/dns/<type> and /api/dns/query (the DS would live in com.;
+; this fake resolver serves only example.com, so it answers it from here)
+@    IN HTTPS 1 . alpn="h2,h3"
+@    IN DNSKEY 257 3 13 lcMIEDADg+qZ+n1Jr7KIfBTfW06Xsvvg33wU5A7eSwZ4BcqAwOl3cMRQ NuDwuwm6m3tRy0YZAp0FdhVWc+/Ckw==
+@    IN DS   61212 13 2 53F26D0558DAE29D6738E2711D168358C72FF2E30EE9EB15C644694389DADC9A
+_sip._tcp IN SRV 10 60 5060 sip.example.com.
+_443._tcp IN TLSA 3 1 1 8BD1DA95272F7FA4FFB24137FC0ED03AAE67E5C4D8B3C50734E1050A7920B922
 `
 
 export const GOOGLE_REVERSE_ZONE = `

@@ -26,6 +26,22 @@ export const DnsRecordsData = z.object({
   latency_ms: z.number(),
 })
 
+/** The verdict on the answer's RRset when /api/dns/query is asked with dnssec=true (from /api/dns/dnssec). */
+export const QueryDnssec = z
+  .object({
+    status: z.enum(['secure', 'insecure', 'bogus', 'indeterminate']),
+    reason: z.string().nullable(),
+    message: z.string(),
+    insecure_at: z.string().nullable(),
+    bogus_at: z.string().nullable(),
+    url: z.string().meta({ description: 'The full validation (the chain of trust, every signature): /api/dns/dnssec with this type' }),
+  })
+  .meta({ description: 'Our own validation of the RRset from the trust anchor down (RFC 4035 §4.3), independent of the resolver\'s AD flag' })
+
+export const DnsQueryData = DnsRecordsData.extend({
+  dnssec: QueryDnssec.nullable().meta({ description: 'With dnssec=true: the verdict on this RRset (or on the proof that it does not exist); null otherwise' }),
+})
+
 export const DnsLookupData = z.object({
   domain: z.string(),
   exists: z.boolean(),

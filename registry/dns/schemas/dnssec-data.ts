@@ -54,7 +54,7 @@ const Dnskey = z.object({
 
 export const DnssecData = z.object({
   domain: z.string(),
-  type: z.string().meta({ description: 'The RRset validated: A (NODATA/NXDOMAIN answers are judged by their denial proof)' }),
+  type: z.string().meta({ description: 'The RRset validated: A unless asked otherwise (NODATA/NXDOMAIN answers are judged by their denial proof)' }),
   status: Status.meta({ description: 'RFC 4035 §4.3 verdict of a validating resolver on the answer' }),
   reason: z.string().nullable().meta({ description: 'Why, as a code: bad_signature, expired, not_yet_valid, missing_rrsig, no_matching_key, ds_dnskey_mismatch, dnskey_missing, missing_denial, invalid_denial (bogus); unsigned_delegation, opt_out, unsupported_algorithm, unsupported_digest, nsec3_iterations (insecure); no_trust_anchor, unsupported_trust_anchor, resolver_failure (indeterminate)' }),
   message: z.string(),
