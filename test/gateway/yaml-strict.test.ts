@@ -120,6 +120,14 @@ describe('YAML emitter, strict parsers', () => {
     pyyamlLoadAll(docs.map((d) => toYaml(d))).forEach((result, i) => expect(result, `key of ${edge[i]!.length} units`).toEqual({ value: meaning(docs[i]) }))
   })
 
+  it('strings any 1.1 or 1.2 reader could take for a number, boolean or null are quoted (e1 was NaN to yaml 1.1, CI seed -174644963)', () => {
+    const words = ['e1', 'E5', 'e-1', 'E-05', 'e', 'e1x', 'ee1', '_e1', 'y', 'No', 'ON', 'null', 'NaN', 'inf', 'e1.5', 'version']
+    const value = Object.fromEntries(words.map((w) => [w, w]))
+    expect(toYaml({ e1: 'e1' })).toBe('"e1": "e1"\n')
+    expectStrictRoundTrip(value)
+    expect(pyyamlLoad(toYaml(value))).toEqual(meaning(value))
+  })
+
   it('numbers read back as the same numbers in YAML 1.1 too (an exponent needs a dot there)', () => {
     const value = { big: 1e21, small: 1e-7, tiny: 5e-324, max: Number.MAX_VALUE, neg: -1.5e-300, int: 2 ** 53, frac: 0.1, zero: -0 }
     const text = toYaml(value)
