@@ -43,7 +43,7 @@ export async function startLoopbackInternet(time: WorldTime = hostTime()): Promi
     closers.push(() => vrp.close())
     const crtsh = await startFakeCrtsh()
     closers.push(() => crtsh.close())
-    // Port-43 WHOIS for the TLDs without RDAP (IANA's server and the registries' of the recorded answers).
+    // Port-43 WHOIS for the TLDs without RDAP (IANA's server and the registries' of the synthetic answers, test/fixtures/whois-synthetic).
     const whois = await startFakeWhois()
     closers.push(() => whois.close())
     const dns = await startLoopbackDns({ zones: [...DEFAULT_ZONES, ...RDAP_ZONES, ...DNSBL_ZONES, ...whois.zones, web.zone, tls.zone] })

@@ -11,8 +11,9 @@ import { fenceRefusals } from '../support/loopback-rule.ts'
 
 // /api/domain/* for TLDs without RDAP, end to end: the real app, the fake RDAP
 // (whose 2024 bootstrap has no service for .de, .es, .io, .jp, ...) and the
-// loopback internet's port-43 servers replaying recorded answers
-// (test/support/fake-whois.ts), found by name through loopback DNS.
+// loopback internet's port-43 servers serving the synthetic answers of
+// test/fixtures/whois-synthetic (test/support/fake-whois.ts; written for the
+// tests, not recordings), found by name through loopback DNS.
 
 let dns: LoopbackDns
 let rdap: FakeRdap
@@ -50,65 +51,72 @@ const error = async (path: string, status: number) => {
   expect(res.status, JSON.stringify(res.body)).toBe(status)
   return res.body.error
 }
-const GOOGLE_NS = ['ns1.google.com', 'ns2.google.com', 'ns3.google.com', 'ns4.google.com']
+const EXAMPLE_NS = ['ns1.example.net', 'ns2.example.net', 'ns3.example.org', 'ns4.example.org']
 const queriesSince = (n: number) => whois.log.slice(n).map((e) => `${e.server} ${e.query}`)
 
 describe('/api/domain/whois for a TLD without RDAP', () => {
-  it('google.de (the issue\'s 404): DENIC\'s answer normalized, source whois, raw text, IANA asked for the TLD only', async () => {
+  it('example.de (.de was the issue\'s 404): the DENIC-layout answer normalized, source whois, raw text, IANA asked for the TLD only', async () => {
     const before = whois.log.length
-    const d = await data('/api/domain/whois/google.de')
+    const d = await data('/api/domain/whois/example.de')
     expect(d).toMatchObject({
-      domain: 'google.de',
+      domain: 'example.de',
       source: 'whois',
       object_class: 'domain',
       rdap_server: null,
       rdap_url: null,
       bootstrap: { entry: null, publication: '2024-07-25T00:00:01Z', origin: 'live' },
-      last_changed: '2018-03-12T20:44:25Z',
+      last_changed: '2024-03-12T20:44:25Z',
       status: [{ code: 'connect', epp: null, meaning: null }],
       port43: 'whois.denic.de',
       registrar_rdap: null,
-      whois: { server: 'whois.denic.de:43', query: '-T dn,ace google.de', registrar_server: null, raw: expect.stringContaining('Domain: google.de') },
+      whois: { server: 'whois.denic.de:43', query: '-T dn,ace example.de', registrar_server: null, raw: expect.stringContaining('Domain: example.de') },
     })
-    expect(d.nameservers.map((n: { name: string }) => n.name)).toEqual(GOOGLE_NS)
+    expect(d.nameservers.map((n: { name: string }) => n.name)).toEqual(EXAMPLE_NS)
     const queries = queriesSince(before)
-    expect(queries.slice(-2)).toEqual(['whois.iana.org de', 'whois.denic.de -T dn,ace google.de'])
+    expect(queries.slice(-2)).toEqual(['whois.iana.org de', 'whois.denic.de -T dn,ace example.de'])
   })
 
-  it('google.io: NIC.io names the registrar\'s server; one hop to MarkMonitor fills the holder; no further hop', async () => {
+  it('example.io: the thin registry names the registrar\'s server; one hop there fills the holder the registry redacts; no further hop', async () => {
     const before = whois.log.length
-    const d = await data('/api/domain/whois/google.io')
+    const d = await data('/api/domain/whois/example.io')
     expect(d).toMatchObject({
       source: 'whois',
       registered: '2002-10-01T01:00:00Z',
-      expires: '2026-09-30T01:00:00Z', // the registry's, not the registrar's 2020 date
-      registrar: { name: 'MarkMonitor Inc.', iana_id: '292', abuse_email: 'abusecomplaints@markmonitor.com' },
-      registrant: { roles: ['registrant'], organization: 'Google LLC' },
+      expires: '2032-09-30T01:00:00Z', // the registry's, not the registrar's 2031 date
+      registrar: { name: 'Example Registrar, Inc.', iana_id: '4242', abuse_email: 'abuse@registrar.example' },
+      registrant: { roles: ['registrant'], organization: 'Example Holdings Ltd' }, // only the registrar's answer has it
       secure_dns: { delegation_signed: false },
-      abuse_contact: { email: 'abusecomplaints@markmonitor.com', inferred: false },
-      whois: { server: 'whois.nic.io:43', registrar_server: 'whois.markmonitor.com:43', registrar_status: 'ok', registrar_raw: expect.stringContaining('MarkMonitor') },
+      abuse_contact: { email: 'abuse@registrar.example', inferred: false },
+      whois: { server: 'whois.nic.io:43', registrar_server: 'whois.registrar.example:43', registrar_status: 'ok', registrar_raw: expect.stringContaining('Registrant Organization: Example Holdings Ltd') },
     })
     expect(d.status.map((s: { epp: string }) => s.epp)).toContain('serverTransferProhibited')
-    // MarkMonitor's answer names itself again: never followed.
-    expect(queriesSince(before).filter((q) => !q.startsWith('whois.iana.org'))).toEqual(['whois.nic.io google.io', 'whois.markmonitor.com google.io'])
+    // The registrar's answer names its own server again: never followed.
+    expect(queriesSince(before).filter((q) => !q.startsWith('whois.iana.org'))).toEqual(['whois.nic.io example.io', 'whois.registrar.example example.io'])
+  })
+
+  it('a registry naming itself as the registrar\'s server (the auDA layout) is not asked twice', async () => {
+    const before = whois.log.length
+    const d = await data('/api/domain/whois/example.com.au')
+    expect(d).toMatchObject({ source: 'whois', registrar: { name: 'Example Registrar Pty Ltd' }, registrant: { organization: 'Example Pty Ltd' }, whois: { server: 'whois.auda.org.au:43', registrar_server: null } })
+    expect(queriesSince(before).filter((q) => !q.startsWith('whois.iana.org'))).toEqual(['whois.auda.org.au example.com.au'])
   })
 
   it('IANA\'s referral is cached: a second lookup of the TLD asks only the registry', async () => {
-    await data('/api/domain/registrar/google.jp')
+    await data('/api/domain/registrar/example.jp')
     const before = whois.log.length
-    const d = await data('/api/domain/registrar/google.jp')
-    expect(d).toMatchObject({ source: 'whois', registrar: null, whois_server: 'whois.jprs.jp', whois: { iana_cached: true, query: 'google.jp/e' } })
-    expect(queriesSince(before)).toEqual(['whois.jprs.jp google.jp/e'])
+    const d = await data('/api/domain/registrar/example.jp')
+    expect(d).toMatchObject({ source: 'whois', registrar: null, whois_server: 'whois.jprs.jp', whois: { iana_cached: true, query: 'example.jp/e' } })
+    expect(queriesSince(before)).toEqual(['whois.jprs.jp example.jp/e'])
   })
 
   it('age, nameservers and intelligence read the same WHOIS record', async () => {
-    const age = await data('/api/domain/age/google.cn')
-    expect(age).toMatchObject({ source: 'whois', created: '2003-03-17T12:20:05Z', expires: '2027-03-17T12:48:36Z', rdap_server: null })
+    const age = await data('/api/domain/age/example.cn')
+    expect(age).toMatchObject({ source: 'whois', created: '2003-03-17T12:20:05Z', expires: '2032-03-17T12:48:36Z', rdap_server: null })
     expect(age.age_days).toBeGreaterThan(8000)
-    const ns = await data('/api/domain/nameservers/google.es')
-    expect(ns).toMatchObject({ source: 'whois', registry_nameservers: ['ns1.google.com', 'ns2.google.com'] })
-    const intel = await data('/api/domain/intelligence/google.it')
-    expect(intel.registration).toMatchObject({ source: 'whois', rdap_server: null, whois_server: 'whois.nic.it:43', created: '1999-12-10T00:00:00Z', registrar: { name: 'MarkMonitor International Limited' } })
+    const ns = await data('/api/domain/nameservers/example.es')
+    expect(ns).toMatchObject({ source: 'whois', registry_nameservers: ['ns1.example.net', 'ns2.example.net'] })
+    const intel = await data('/api/domain/intelligence/example.it')
+    expect(intel.registration).toMatchObject({ source: 'whois', rdap_server: null, whois_server: 'whois.nic.it:43', created: '1999-12-10T00:00:00Z', registrar: { name: 'Esempio Registrar S.p.A.' } })
     expect(intel.dnssec).toEqual({ delegation_signed: false, ds_count: 0 })
     expect(intel.errors.map((e: { part: string }) => e.part)).not.toContain('whois')
   })
@@ -155,25 +163,25 @@ describe('hostile and failing WHOIS servers', () => {
   it('a registry that never answers is a 502 timeout within the deadline', async () => {
     whois.setFault({ server: 'whois.cnnic.cn', fault: { kind: 'timeout' } })
     const started = Date.now()
-    const e = await error('/api/domain/whois/google.cn', 502)
+    const e = await error('/api/domain/whois/example.cn', 502)
     expect(e.details).toMatchObject({ upstream: 'whois', reason: 'timeout', whois_server: 'whois.cnnic.cn:43' })
     expect(Date.now() - started).toBeLessThan(3000)
   })
 
   it('a reset is a 502 reset; binary garbage is an answer with no record; a slow drip past the deadline a timeout', async () => {
     whois.setFault({ server: 'whois.auda.org.au', fault: { kind: 'reset' }, times: 1 })
-    expect((await error('/api/domain/whois/google.com.au', 502)).details).toMatchObject({ upstream: 'whois', reason: 'reset' })
+    expect((await error('/api/domain/whois/example.com.au', 502)).details).toMatchObject({ upstream: 'whois', reason: 'reset' })
     whois.setFault({ server: 'whois.nic.it', fault: { kind: 'garbage' }, times: 1 })
-    const garbage = await data('/api/domain/whois/google.it')
+    const garbage = await data('/api/domain/whois/example.it')
     expect(garbage).toMatchObject({ source: 'whois', registrar: null, nameservers: [], registered: null })
     expect(garbage.whois.raw).toContain('\uFFFD')
     whois.setFault({ server: 'whois.jprs.jp', fault: { kind: 'drip', bytes: 1, intervalMs: 50 } })
-    expect((await error('/api/domain/whois/google.jp', 502)).details).toMatchObject({ upstream: 'whois', reason: 'timeout' })
+    expect((await error('/api/domain/whois/example.jp', 502)).details).toMatchObject({ upstream: 'whois', reason: 'timeout' })
   })
 
   it('an answer without end is cut at the size limit: 502 bad_response', async () => {
     whois.setFault({ server: 'whois.tcinet.ru', fault: { kind: 'oversize', bytes: 4 * 1024 * 1024 } })
-    const e = await error('/api/domain/whois/google.ru', 502)
+    const e = await error('/api/domain/whois/example.ru', 502)
     expect(e.details).toMatchObject({ upstream: 'whois', reason: 'bad_response', max_bytes: 256 * 1024 })
   })
 })

@@ -1,8 +1,8 @@
 // What kind of answer a WHOIS text is, before any field is read: a record, "no
 // such domain", or a refusal (rate limit, access not granted). Port 43 has no
-// status codes, so registries say it in words; these are the words of the
-// recorded answers (test/fixtures/whois) and of the major registries' documented
-// "not found" texts.
+// status codes, so registries say it in words; these are the major registries'
+// documented "not found" and refusal texts (their layouts are in
+// test/fixtures/whois-synthetic).
 
 export type AnswerKind = 'record' | 'not_found' | 'refused'
 
