@@ -1,5 +1,6 @@
 import { execFile, execFileSync, spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
@@ -29,10 +30,13 @@ function hasTaskset(): boolean {
 export const PINNED = hasTaskset()
 if (PINNED) execFileSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' })
 
-/** Starts a bench server in its own process (same process model for every contender). */
-export async function startServer(script: string, env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * Starts a bench server in its own process (same process model for every
+ * contender), on core 0 when pinned; `cpus` widens that (e.g. '0,1' for a cluster).
+ */
+export async function startServer(script: string, env: Record<string, string> = {}, cpus = '0'): Promise<RunningServer> {
   const node = [process.execPath, '--import', 'tsx', join(HERE, 'servers', script)]
-  const [command, ...args] = PINNED ? ['taskset', '-c', '0', ...node] : node
+  const [command, ...args] = PINNED ? ['taskset', '-c', cpus, ...node] : node
   const child = spawn(command!, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
   const url = await new Promise<string>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { url: string }).url))
@@ -49,6 +53,48 @@ export async function startServer(script: string, env: Record<string, string> = 
   }
 }
 
+/** A free TCP port on 127.0.0.1 (for a server that cannot report the one it got). */
+async function freePort(): Promise<number> {
+  const probe = createServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const { port } = probe.address() as { port: number }
+  await new Promise((resolve) => probe.close(resolve))
+  return port
+}
+
+/**
+ * The service itself as `npm start` runs it (`node --import tsx runtime/main.ts`:
+ * server.ts, the request guard, frozen intrinsics, and with INFRALENS_WORKERS > 1
+ * the cluster), its log on /dev/null like every contender's. Ready once
+ * /api/ready answers 200 (every worker, when clustered).
+ */
+export async function startService(env: Record<string, string>, cpus = '0'): Promise<RunningServer> {
+  const port = await freePort()
+  const node = [process.execPath, '--import', 'tsx', join(HERE, '..', 'runtime', 'main.ts')]
+  const [command, ...args] = PINNED ? ['taskset', '-c', cpus, ...node] : node
+  const child = spawn(command!, args, { cwd: join(HERE, '..'), env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit'] })
+  const url = `http://127.0.0.1:${port}`
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`runtime/main.ts exited with ${code}`))))
+  const deadline = performance.now() + 60_000
+  for (;;) {
+    const ok = await Promise.race([fetch(`${url}/api/ready`).then((r) => r.status === 200, () => false), exited])
+    if (ok) break
+    if (performance.now() > deadline) throw new Error('runtime/main.ts was not ready within 60 s')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  exited.catch(() => {})
+  return {
+    url,
+    child,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        child.kill('SIGTERM')
+      }),
+  }
+}
+
 export interface LoadResult {
   requestsPerSecond: number
   latencyP50: number
@@ -59,7 +105,7 @@ export interface LoadResult {
 
 export type Generator = 'autocannon' | 'wrk'
 
-export async function load(url: string, options: { connections: number; durationSeconds: number; generator?: Generator }): Promise<LoadResult> {
+export async function load(url: string, options: { connections: number; durationSeconds: number; generator?: Generator; threads?: number }): Promise<LoadResult> {
   if (options.generator === 'wrk') return wrk(url, options)
   const result = await autocannon({ url, connections: options.connections, duration: options.durationSeconds, pipelining: 1 })
   return {
@@ -84,9 +130,9 @@ const WRK_SCRIPT = join(HERE, 'wrk-report.lua')
  * 2-core box the server, not the load generator, is what is measured. The team's
  * reference numbers (notes/performance.md) were taken with wrk.
  */
-function wrk(url: string, options: { connections: number; durationSeconds: number }): Promise<LoadResult> {
+function wrk(url: string, options: { connections: number; durationSeconds: number; threads?: number }): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    execFile('wrk', ['-t1', `-c${options.connections}`, `-d${options.durationSeconds}s`, '-s', WRK_SCRIPT, url], (error, stdout) => {
+    execFile('wrk', [`-t${options.threads ?? 1}`, `-c${options.connections}`, `-d${options.durationSeconds}s`, '-s', WRK_SCRIPT, url], (error, stdout) => {
       if (error) return reject(error)
       const report = /^REPORT (\{.*\})$/m.exec(stdout)
       if (!report) return reject(new Error(`wrk printed no report:\n${stdout}`))

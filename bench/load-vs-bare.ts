@@ -1,9 +1,12 @@
 import { startDnsServer } from '../test/support/dns-server.ts'
+import { HERMETIC_ENV } from '../test/support/hermetic-env.ts'
 import type { Generator } from './load-server.ts'
-import { PINNED, load, median, startServer } from './load-server.ts'
+import type { RunningServer } from './load-server.ts'
+import { PINNED, load, median, startServer, startService } from './load-server.ts'
 
 // npx tsx bench/load-vs-bare.ts [--path /api/uuid] [--goal 0.8] [--rounds 3] [--duration 5] [--connections 50]
-//   [--floor true [--burn N]] [--generator autocannon|wrk] [--unfrozen true]
+//   [--floor true [--burn N]] [--generator autocannon|wrk] [--threads N] [--unfrozen true]
+//   [--contenders bare,floor,infralens,fastify,...]
 // One endpoint through the full pipeline vs a bare h3 handler returning a body of
 // the same size, alternating rounds in one run; each server in its own process.
 // DNS paths get a loopback DNS server (127.0.0.2) with a long-TTL zone, and the
@@ -13,6 +16,16 @@ import { PINNED, load, median, startServer } from './load-server.ts'
 // show how much of the gap to bare is the contract itself (headers, ids, log line)
 // and how much is the pipeline. --burn N (with --floor true) adds the floor again,
 // spinning N µs of CPU per request: what N µs of handler time costs in req/s.
+//
+// --contenders names them instead (issue 21), all in one run, alternating:
+//   pipeline      bench/servers/pipeline-server.ts: createApp + srvx, no server.ts
+//   infralens     the service as `npm start` runs it (runtime/main.ts), INFRALENS_WORKERS=1
+//   infralens_wN  the same with N cluster workers, on cores 0-(N-1) when pinned
+//   floor         the contract by hand (servers/floor-server.ts)
+//   fastify       the contract on fastify 5 (servers/fastify-server.ts)
+//   fastify_defaultlog  the same with fastify's own two request lines
+//   bare          a fixed body of the same size (always measured: the ratios' base)
+// and the goals of issue 21 are reported: infralens ÷ floor and ÷ fastify.
 
 const args = new Map<string, string>()
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!)
@@ -39,64 +52,121 @@ ns1  IN A   192.0.2.53
 www  IN CNAME @
 `
 const dns = path.startsWith('/api/dns/') || path.startsWith('/api/reverse-dns/') ? await startDnsServer({ host: '127.0.0.2', zones: [ZONE] }) : undefined
-const pipeline = await startServer('pipeline-server.ts', { LOG_LEVEL: logLevel, ...(dns ? { INFRALENS_DNS_RESOLVERS: `${dns.host}:${dns.port}`, INFRALENS_ALLOW_PRIVATE_TARGETS: 'true' } : {}) })
-const sample = await fetch(`${pipeline.url}${path}`)
+const dnsEnv: Record<string, string> = dns ? { INFRALENS_DNS_RESOLVERS: `${dns.host}:${dns.port}`, INFRALENS_ALLOW_PRIVATE_TARGETS: 'true' } : {}
+const named = args.get('contenders')?.split(',').map((n) => n.trim()).filter(Boolean)
+const serviceEnv = (workers: number): Record<string, string> => ({
+  ...HERMETIC_ENV,
+  ...dnsEnv,
+  LOG_LEVEL: logLevel,
+  INFRALENS_RATE_LIMITS: 'anonymous=1000000000',
+  INFRALENS_WORKERS: String(workers),
+})
+// The answer every contender's body is sized and filled from: the service's own.
+const referenceName = named?.includes('pipeline') || !named ? 'pipeline' : 'infralens'
+const reference = await startContender(referenceName)
+const sample = await fetch(`${reference.url}${path}`)
 if (sample.status !== 200) throw new Error(`${path}: ${sample.status} ${await sample.text()}`)
 const sampleText = await sample.text()
 const bytes = sampleText.length
-const bare = await startServer('bare-server.ts', { BODY_BYTES: String(bytes) })
-const check = await (await fetch(`${bare.url}${path}`)).text()
-// The floor answers a DNS cache hit with the pipeline's own data, so both bodies match.
+// The floor and fastify answer a DNS cache hit with the service's own data, so the bodies match.
 const floorEnv = { LOG_LEVEL: logLevel, FLOOR_DNS_DATA: JSON.stringify((JSON.parse(sampleText) as { data: unknown }).data) }
-const floor = args.get('floor') === 'true' ? await startServer('floor-server.ts', floorEnv) : undefined
 const burnUs = Number(args.get('burn') ?? 0)
-const burnt = floor && burnUs > 0 ? await startServer('floor-server.ts', { ...floorEnv, BURN_US: String(burnUs) }) : undefined
-// --unfrozen true: the pipeline again without runtime/harden.ts's frozen prototypes, to see what freezing costs.
-const unfrozen = args.get('unfrozen') === 'true' ? await startServer('pipeline-server.ts', { LOG_LEVEL: logLevel, UNFROZEN: '1', ...(dns ? { INFRALENS_DNS_RESOLVERS: `${dns.host}:${dns.port}`, INFRALENS_ALLOW_PRIVATE_TARGETS: 'true' } : {}) }) : undefined
-const floorCheck = floor ? await (await fetch(`${floor.url}${path}`)).text() : undefined
-const contenders = [['pipeline', pipeline], ['bare', bare], ...(floor ? [['floor', floor] as const] : []), ...(burnt ? [['floor_burn', burnt] as const] : []), ...(unfrozen ? [['pipeline_unfrozen', unfrozen] as const] : [])] as const
 
-const results: Record<string, number[]> = { pipeline: [], bare: [], floor: [], floor_burn: [], pipeline_unfrozen: [] }
+async function startContender(name: string): Promise<RunningServer> {
+  const workers = /^infralens_w(\d+)$/.exec(name)
+  if (workers) {
+    const n = Number(workers[1])
+    return startService(serviceEnv(n), Array.from({ length: n }, (_, i) => i).join(','))
+  }
+  switch (name) {
+    case 'pipeline':
+      return startServer('pipeline-server.ts', { LOG_LEVEL: logLevel, ...dnsEnv })
+    case 'infralens':
+      return startService(serviceEnv(1))
+    case 'bare':
+      return startServer('bare-server.ts', { BODY_BYTES: String(bytes) })
+    case 'floor':
+      return startServer('floor-server.ts', floorEnv)
+    case 'floor_burn':
+      return startServer('floor-server.ts', { ...floorEnv, BURN_US: String(burnUs) })
+    case 'fastify':
+      return startServer('fastify-server.ts', floorEnv)
+    case 'fastify_defaultlog':
+      return startServer('fastify-server.ts', { ...floorEnv, FASTIFY_LOG: 'default' })
+    case 'pipeline_unfrozen':
+      return startServer('pipeline-server.ts', { LOG_LEVEL: logLevel, UNFROZEN: '1', ...dnsEnv })
+    default:
+      throw new Error(`--contenders: no contender "${name}"`)
+  }
+}
+
+const names = named
+  ? [...new Set([...named, 'bare'])]
+  : [
+      'pipeline',
+      'bare',
+      ...(args.get('floor') === 'true' ? ['floor'] : []),
+      ...(args.get('floor') === 'true' && burnUs > 0 ? ['floor_burn'] : []),
+      ...(args.get('unfrozen') === 'true' ? ['pipeline_unfrozen'] : []),
+    ]
+const contenders: Array<[string, RunningServer]> = []
+for (const name of names) contenders.push([name, name === referenceName ? reference : await startContender(name)])
+if (!names.includes(referenceName)) await reference.stop()
+const bodies: Record<string, number> = {}
+for (const [name, server] of contenders) bodies[name] = (await (await fetch(`${server.url}${path}`)).text()).length
+const threads = Number(args.get('threads') ?? 1)
+
+const results: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]))
 try {
-  // Warm both (JIT) before measuring.
-  for (const [, server] of contenders) await load(`${server.url}${path}`, { connections, durationSeconds: 2, generator })
+  // Warm each (JIT) before measuring.
+  for (const [, server] of contenders) await load(`${server.url}${path}`, { connections, durationSeconds: 2, generator, threads })
   for (let r = 0; r < rounds; r++) {
     for (const [name, server] of contenders) {
-      const res = await load(`${server.url}${path}`, { connections, durationSeconds, generator })
+      const res = await load(`${server.url}${path}`, { connections, durationSeconds, generator, threads })
       if (res.non2xx || res.errors) throw new Error(`${name}: ${res.non2xx} non-2xx, ${res.errors} errors`)
       results[name]!.push(res.requestsPerSecond)
       console.error(`round ${r + 1} ${name}: ${Math.round(res.requestsPerSecond)} req/s (p50 ${res.latencyP50} ms, p99 ${res.latencyP99} ms)`)
     }
   }
 } finally {
-  await pipeline.stop()
-  await bare.stop()
-  await floor?.stop()
-  await burnt?.stop()
-  await unfrozen?.stop()
+  for (const [, server] of contenders) await server.stop()
   await dns?.close()
 }
-const p = median(results.pipeline!)
-const b = median(results.bare!)
-const f = floor ? median(results.floor!) : undefined
-const fb = burnt ? median(results.floor_burn!) : undefined
-const pu = unfrozen ? median(results.pipeline_unfrozen!) : undefined
+const med = Object.fromEntries(Object.entries(results).map(([name, values]) => [name, median(values)]))
+const ratio = (a: string, b: string) => (med[a] !== undefined && med[b] !== undefined ? Number((med[a] / med[b]).toFixed(3)) : undefined)
+const main = names.includes('infralens') ? 'infralens' : 'pipeline'
+const p = med[main]!
+const b = med.bare!
+const f = med.floor
+const fb = med.floor_burn
+const pu = med.pipeline_unfrozen
 console.log(
   JSON.stringify(
     {
       path,
       generator,
+      ...(generator === 'wrk' ? { wrk_threads: threads } : {}),
       log_level: logLevel,
       dns_queries_during_run: dns ? dns.log.length : undefined,
-      body_bytes: { pipeline: bytes, bare: check.length, ...(floorCheck === undefined ? {} : { floor: floorCheck.length }) },
+      body_bytes: bodies,
       connections,
       duration_seconds: durationSeconds,
       rounds,
       pinned: PINNED,
-      pipeline_rps: Math.round(p),
+      rps: Object.fromEntries(Object.entries(med).map(([name, v]) => [name, Math.round(v)])),
+      rounds_rps: Object.fromEntries(Object.entries(results).map(([name, v]) => [name, v.map(Math.round)])),
+      [`${main}_rps`]: Math.round(p),
       bare_rps: Math.round(b),
       ratio: Number((p / b).toFixed(3)),
       ...(f === undefined ? {} : { floor_rps: Math.round(f), floor_ratio: Number((f / b).toFixed(3)) }),
+      // Issue 21's goals: infralens ÷ floor >= 0.90, ÷ fastify >= 1.5; and what a second worker adds.
+      ...(named
+        ? {
+            infralens_over_floor: ratio(main, 'floor'),
+            infralens_over_fastify: ratio(main, 'fastify'),
+            ...Object.fromEntries(names.filter((n) => /^infralens_w\d+$/.test(n)).map((n) => [`${n}_over_infralens`, ratio(n, 'infralens')])),
+          }
+        : {}),
       // Per-request time from req/s (one server core): how much N µs of CPU added.
       ...(f === undefined || fb === undefined
         ? {}

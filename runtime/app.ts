@@ -16,6 +16,7 @@ import { guardDnsServers } from './net/dns-server-guard.ts'
 import { createGuardedNetwork } from './net/guarded-network.ts'
 import { createUpstreamGuard } from './net/upstream-guard.ts'
 import { createInvoker } from './invoke.ts'
+import type { ClusterLink } from './cluster/worker-link.ts'
 import type { CpuPool } from './cpu/cpu-pool.ts'
 import { wireCpu } from './cpu/wire-cpu.ts'
 import { createSharedRedis } from './shared-redis.ts'
@@ -40,6 +41,8 @@ export interface AppOptions {
   logStream?: DestinationStream
   /** Where every date comes from (runtime/clock.ts); the host's clock by default. */
   clock?: Clock
+  /** In a cluster worker: the line to the primary (runtime/cluster/), for plugins as api.cluster. */
+  cluster?: ClusterLink
 }
 
 export interface InfralensApp {
@@ -107,7 +110,7 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
   }
   const { resolvers, upstreams, layers, formats: formatList, closers, observers, rawRoutes, workModules } = await hostPlugins(
     plugins,
-    { config, log, clock, dns, network, redis, endpoints },
+    { config, log, clock, dns, network, redis, endpoints, cluster: options.cluster },
     registered,
   )
   const cpu = await wireCpu({ modules: workModules, endpoints, resolvers, formats: formatList, config, env, registryDirs })

@@ -159,10 +159,13 @@ const EnvSchema = z.object({
   INFRALENS_BREAKER_OPEN_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   INFRALENS_UPSTREAM_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(16),
   INFRALENS_DNS_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(64),
-  // One core is left to the event loop: on 2 cores, 1 worker kept /api/health's p99
-  // lowest under summarize load (bench/RESULTS.md, "CPU pool"). 0: no pool, offloaded
-  // endpoints run on the main thread.
-  INFRALENS_CPU_WORKERS: z.coerce.number().int().min(0).max(64).default(Math.max(1, availableParallelism() - 1)),
+  // Processes serving HTTP (runtime/cluster/): one per core by default; 1 is a
+  // single process with no primary.
+  INFRALENS_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
+  // Threads of each process's CPU pool (runtime/cpu/); the default depends on
+  // INFRALENS_WORKERS (defaultCpuThreads). 0: no pool, offloaded endpoints run on
+  // the event loop.
+  INFRALENS_CPU_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   INFRALENS_CPU_QUEUE: z.coerce.number().int().min(1).max(10_000).default(64),
   INFRALENS_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
@@ -219,7 +222,9 @@ export interface Config {
   dnsConcurrency: number
   /** How long SIGTERM waits for in-flight requests before exiting anyway. */
   shutdownGraceMs: number
-  /** Worker threads of the CPU pool (descriptors marked offload); 0: none, they run on the event loop. */
+  /** Processes that serve HTTP (cluster workers); 1: one process, no cluster. */
+  workers: number
+  /** Worker threads of each process's CPU pool (descriptors marked offload); 0: none, they run on the event loop. */
   cpuWorkers: number
   /** Offloaded requests that may wait for a worker; past that, 503 with Retry-After. */
   cpuQueue: number
@@ -227,6 +232,18 @@ export interface Config {
   /** Namespace of every key this deployment writes to Redis. */
   redisPrefix: string
   logLevel: z.output<typeof EnvSchema>['LOG_LEVEL']
+}
+
+/**
+ * CPU-pool threads per process when INFRALENS_CPU_WORKERS is unset. A single
+ * process leaves one core to its event loop and gives the pool the rest (on 2
+ * cores 1 thread kept /api/health's p99 lowest under summarize load; bench/RESULTS.md,
+ * "CPU pool"). With one process per core the cores are the event loops': each
+ * process gets 1 thread, started only on its first offloaded request, so that a
+ * 100k summarize still never holds an event loop.
+ */
+export function defaultCpuThreads(cores: number, workers: number): number {
+  return workers <= 1 ? Math.max(1, cores - 1) : Math.max(1, Math.floor((cores - workers) / workers))
 }
 
 export class ConfigError extends Error {
@@ -243,6 +260,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   if (!parsed.success) lines.push(...parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`))
   if (lines.length > 0 || !parsed.success) throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
   const e = parsed.data
+  const workers = e.INFRALENS_WORKERS ?? availableParallelism()
   return {
     port: e.PORT,
     host: e.HOST,
@@ -271,7 +289,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     requestTimeoutMs: e.INFRALENS_REQUEST_TIMEOUT_MS,
     staleIfErrorSeconds: e.INFRALENS_STALE_IF_ERROR_S,
     shutdownGraceMs: e.INFRALENS_SHUTDOWN_GRACE_MS,
-    cpuWorkers: e.INFRALENS_CPU_WORKERS,
+    workers,
+    cpuWorkers: e.INFRALENS_CPU_WORKERS ?? defaultCpuThreads(availableParallelism(), workers),
     cpuQueue: e.INFRALENS_CPU_QUEUE,
     breakerThreshold: e.INFRALENS_BREAKER_THRESHOLD,
     breakerOpenMs: e.INFRALENS_BREAKER_OPEN_MS,

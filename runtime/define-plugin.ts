@@ -8,6 +8,7 @@ import type { Format } from './define-format.ts'
 import type { DnsClient } from './net/dns/dns-client.ts'
 import type { GuardedNetwork } from './net/guarded-network.ts'
 import type { SharedRedis } from './shared-redis.ts'
+import type { ClusterLink } from './cluster/worker-link.ts'
 
 /**
  * Upstream clients by name. Plugins that provide one extend this interface
@@ -105,6 +106,12 @@ export interface PluginApi {
   readonly network: GuardedNetwork
   /** Shared state across instances when REDIS_URL is set (DESIGN §4); undefined otherwise. */
   readonly redis: SharedRedis | undefined
+  /**
+   * In a cluster worker (INFRALENS_WORKERS > 1), the line to the primary: counters
+   * it keeps for every worker, questions every worker answers (runtime/cluster/);
+   * undefined in a single process.
+   */
+  readonly cluster: ClusterLink | undefined
   /** Every discovered descriptor (meta endpoints document the registry with it). */
   endpoints(): readonly AnyEndpoint[]
   resolve<E extends AnyEndpoint>(endpoint: E, resolver: Resolver<E>): void

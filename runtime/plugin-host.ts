@@ -9,6 +9,7 @@ import type { DnsClient } from './net/dns/dns-client.ts'
 import type { GuardedNetwork } from './net/guarded-network.ts'
 import { PluginError } from './plugins.ts'
 import type { SharedRedis } from './shared-redis.ts'
+import type { ClusterLink } from './cluster/worker-link.ts'
 
 // The plugin host: runs each plugin's setup with a PluginApi of its own and
 // collects what the plugins register (resolvers, upstreams, layers, formats,
@@ -24,6 +25,8 @@ export interface PluginHostDeps {
   network: GuardedNetwork
   redis: SharedRedis | undefined
   endpoints: readonly AnyEndpoint[]
+  /** The line to the cluster's primary, in a cluster worker. */
+  cluster: ClusterLink | undefined
 }
 
 /** Everything registered so far, each kind in the order it was registered. */
@@ -46,7 +49,7 @@ export function emptyRegistrations(): Registrations {
 
 /** The PluginApi one plugin's setup gets: what it registers lands in `into`. */
 function pluginApi(plugin: Plugin, deps: PluginHostDeps, known: ReadonlySet<string>, into: Registrations): PluginApi {
-  const { config, log, clock, dns, network, redis, endpoints } = deps
+  const { config, log, clock, dns, network, redis, endpoints, cluster } = deps
   const { resolvers, upstreams, layers, formats, checks, closers, observers, rawRoutes, workModules } = into
   return {
     config,
@@ -55,6 +58,7 @@ function pluginApi(plugin: Plugin, deps: PluginHostDeps, known: ReadonlySet<stri
     dns,
     network,
     redis,
+    cluster,
     endpoints: () => endpoints,
     resolve(endpoint, resolver) {
       if (!known.has(endpoint.name)) {

@@ -11,11 +11,15 @@ export const MAX_BODY_BYTES = 8 * 1024 * 1024
 export const MAX_HEADER_BYTES = 16 * 1024
 
 /** The HTTP server with the service's limits: header and body sizes, slow-client timeouts. */
-export async function listen(service: InfralensApp, options: { port: number; host: string }): Promise<Server> {
+export async function listen(service: InfralensApp, options: { port: number; host: string; shared?: boolean }): Promise<Server> {
   const server = serve({
     fetch: service.app.fetch,
     port: options.port,
     hostname: options.host,
+    // A cluster worker shares the primary's listening socket (node:cluster): srvx
+    // asks for an exclusive one of its own unless told reusePort, and the second
+    // worker's would fail with EADDRINUSE.
+    ...(options.shared ? { reusePort: true } : {}),
     silent: true,
     gracefulShutdown: false,
     // Bodies past the largest descriptor limit are refused while streaming.

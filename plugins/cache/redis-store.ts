@@ -16,7 +16,7 @@ export function createRedisStore(redis: SharedRedis, local: CacheStore, clock: C
       if (!redis.isUp()) return undefined
       let text: string | null
       try {
-        text = await redis.client.get(keyOf(key))
+        text = await redis.within(redis.client.get(keyOf(key)))
       } catch {
         return undefined
       }
@@ -37,7 +37,7 @@ export function createRedisStore(redis: SharedRedis, local: CacheStore, clock: C
       const ttl = entry.staleUntil - clock.now()
       if (ttl <= 0 || !redis.isUp()) return
       try {
-        await redis.client.set(keyOf(key), JSON.stringify(entry), 'PX', ttl)
+        await redis.within(redis.client.set(keyOf(key), JSON.stringify(entry), 'PX', ttl))
       } catch {
         // Redis went away between the check and the write; the local tier has it.
       }

@@ -12,6 +12,8 @@ import usage from '../../registry/meta/usage.ts'
 import { loadExamples } from './examples.ts'
 import { describeParams } from './describe-params.ts'
 import { buildOpenApi } from './openapi-document.ts'
+import type { CheckResult } from './service-readiness.ts'
+import { serviceChecks } from './service-readiness.ts'
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version
 
@@ -20,16 +22,28 @@ export default definePlugin({
   setup(api) {
     const startedAt = new Date(api.clock.now())
 
-    api.resolve(health, () => ({
-      status: 'ok' as const,
-      version: VERSION,
-      uptime_seconds: Math.round(process.uptime()),
-      started_at: startedAt.toISOString(),
-      node: process.version,
-    }))
+    // In a cluster the service started with its primary, not with this worker.
+    const cluster = api.cluster
+    api.resolve(health, () => {
+      if (!cluster) return { status: 'ok' as const, version: VERSION, uptime_seconds: Math.round(process.uptime()), started_at: startedAt.toISOString(), node: process.version }
+      return cluster.status().then(
+        (service) => ({
+          status: 'ok' as const,
+          version: VERSION,
+          uptime_seconds: Math.round((api.clock.now() - service.startedAt) / 1000),
+          started_at: new Date(service.startedAt).toISOString(),
+          node: process.version,
+        }),
+        (error: unknown) => {
+          throw new UnavailableError(`The service's primary process is not answering (${(error as Error).message}).`)
+        },
+      )
+    })
 
-    api.resolve(ready, async () => {
-      const checks = await Promise.all(
+    // This process's checks; in a cluster every worker runs them and the service
+    // is ready when all of its workers are (service-readiness.ts).
+    const localChecks = (): Promise<CheckResult[]> =>
+      Promise.all(
         api.readinessChecks().map(async ({ name, check }) => {
           const start = performance.now()
           try {
@@ -41,6 +55,14 @@ export default definePlugin({
           }
         }),
       )
+    cluster?.answer('readiness', localChecks)
+    api.resolve(ready, async () => {
+      let checks: CheckResult[]
+      if (cluster) {
+        const start = performance.now()
+        const gathered = await cluster.gather<CheckResult[]>('readiness')
+        checks = serviceChecks(gathered, Math.round(performance.now() - start))
+      } else checks = await localChecks()
       const failed = checks.filter((c) => !c.ok)
       if (failed.length) throw new UnavailableError(`Not ready: ${failed.map((c) => `${c.name} (${c.error})`).join('; ')}`, { checks })
       return { ready: true, checks }

@@ -1,11 +1,14 @@
-import { Registry, collectDefaultMetrics } from 'prom-client'
+import { AggregatorRegistry, Registry, collectDefaultMetrics } from 'prom-client'
+import type { Gathered, ServiceStatus } from '../../runtime/cluster/worker-link.ts'
 import type { RequestRecord } from '../../runtime/define-plugin.ts'
 
 // Prometheus metrics of one app instance. Process metrics come from prom-client;
 // the per-request counters and the latency histogram are kept here in plain arrays
-// and rendered in the text exposition format: prom-client hashes the label object
-// on every observe (~2.8 µs per request with a histogram, measured), this is a Map
-// lookup and a bucket scan (~0.3 µs).
+// and handed to prom-client only when scraped, as the JSON its registries produce:
+// prom-client hashes the label object on every observe (~2.8 µs per request with a
+// histogram, measured), this is a Map lookup and a bucket scan (~0.3 µs). The same
+// JSON from every worker of a cluster is summed by prom-client's
+// AggregatorRegistry (renderCluster).
 
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
@@ -15,18 +18,22 @@ interface Histogram {
   count: number
 }
 
-export interface Metrics {
-  record(record: RequestRecord): void
-  render(): Promise<string>
-  contentType: string
+/** One metric family as prom-client's registries give it (getMetricsAsJSON), the form AggregatorRegistry sums. */
+export interface MetricFamily {
+  name: string
+  help: string
+  type: 'counter' | 'gauge' | 'histogram'
+  aggregator: 'sum' | 'max'
+  values: Array<{ value: number; labels: Record<string, string | number>; metricName?: string }>
 }
 
-const label = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')
-
-function counterLines(name: string, help: string, entries: Map<string, number>, labels: (key: string) => string): string {
-  let out = `# HELP ${name} ${help}\n# TYPE ${name} counter\n`
-  for (const [key, value] of entries) out += `${name}{${labels(key)}} ${value}\n`
-  return out
+export interface Metrics {
+  record(record: RequestRecord): void
+  /** This process's metrics in the text exposition format. */
+  render(): Promise<string>
+  /** The same as prom-client JSON, for a cluster's aggregation. */
+  json(): Promise<object[]>
+  contentType: string
 }
 
 /** Everything counted for one endpoint, found with one Map lookup per request. */
@@ -43,7 +50,6 @@ export function createMetrics(): Metrics {
   const upstreamErrors = new Map<string, number>()
   const limited = new Map<string, number>()
   const bump = <K>(map: Map<K, number>, key: K) => map.set(key, (map.get(key) ?? 0) + 1)
-  const split = (key: string) => key.split('\u0000').map(label)
   const countsOf = (endpoint: string): EndpointCounts => {
     let counts = endpoints.get(endpoint)
     if (counts === undefined) {
@@ -52,10 +58,37 @@ export function createMetrics(): Metrics {
     }
     return counts
   }
-  const entries = <T>(pick: (counts: EndpointCounts, endpoint: string) => Iterable<[string, T]>): Map<string, T> => {
-    const out = new Map<string, T>()
-    for (const [endpoint, counts] of endpoints) for (const [key, value] of pick(counts, endpoint)) out.set(key, value)
-    return out
+
+  const counter = (name: string, help: string, values: MetricFamily['values']): MetricFamily => ({ name, help, type: 'counter', aggregator: 'sum', values })
+  const families = (): MetricFamily[] => {
+    const requests: MetricFamily['values'] = []
+    const duration: MetricFamily['values'] = []
+    const cache: MetricFamily['values'] = []
+    for (const [endpoint, counts] of endpoints) {
+      for (const [status, n] of counts.statuses) requests.push({ value: n, labels: { endpoint, status } })
+      const h = counts.duration
+      let cumulative = 0
+      BUCKETS.forEach((le, i) => {
+        cumulative += h.counts[i]!
+        duration.push({ value: cumulative, labels: { le, endpoint }, metricName: 'infralens_http_request_duration_seconds_bucket' })
+      })
+      duration.push({ value: h.count, labels: { le: '+Inf', endpoint }, metricName: 'infralens_http_request_duration_seconds_bucket' })
+      duration.push({ value: h.sum, labels: { endpoint }, metricName: 'infralens_http_request_duration_seconds_sum' })
+      duration.push({ value: h.count, labels: { endpoint }, metricName: 'infralens_http_request_duration_seconds_count' })
+      for (const result of ['hit', 'miss'] as const) if (counts.cache[result] > 0) cache.push({ value: counts.cache[result], labels: { endpoint, result } })
+    }
+    const pairs = (entries: Map<string, number>, names: readonly [string, string]): MetricFamily['values'] =>
+      [...entries].map(([key, value]) => {
+        const [a, b] = key.split('\u0000')
+        return { value, labels: { [names[0]]: a!, [names[1]]: b! } }
+      })
+    return [
+      counter('infralens_http_requests_total', 'Requests by endpoint ("none" for unrouted paths) and status', requests),
+      { name: 'infralens_http_request_duration_seconds', help: 'Time to build the response, by endpoint', type: 'histogram', aggregator: 'sum', values: duration },
+      counter('infralens_cache_requests_total', 'Answers of cacheable endpoints by result (hit ratio = hit / (hit + miss))', cache),
+      counter('infralens_upstream_errors_total', 'Upstream failures answered 502, by upstream and reason', pairs(upstreamErrors, ['upstream', 'reason'])),
+      counter('infralens_rate_limited_total', 'Requests refused with 429, by tier', [...limited].map(([tier, value]) => ({ value, labels: { tier } }))),
+    ]
   }
 
   return {
@@ -79,37 +112,35 @@ export function createMetrics(): Metrics {
       if (r.status === 429) bump(limited, r.tier ?? 'unknown')
     },
     async render() {
-      let out = await registry.metrics()
-      const requests = entries((counts, endpoint) => [...counts.statuses].map(([status, n]): [string, number] => [`${endpoint}\u0000${status}`, n]))
-      const cache = entries((counts, endpoint) =>
-        (['hit', 'miss'] as const).filter((result) => counts.cache[result] > 0).map((result): [string, number] => [`${endpoint}\u0000${result}`, counts.cache[result]]),
-      )
-      out += counterLines('infralens_http_requests_total', 'Requests by endpoint ("none" for unrouted paths) and status', requests, (k) => {
-        const [e, s] = split(k)
-        return `endpoint="${e}",status="${s}"`
-      })
-      out += '# HELP infralens_http_request_duration_seconds Time to build the response, by endpoint\n# TYPE infralens_http_request_duration_seconds histogram\n'
-      for (const [endpoint, { duration: h }] of endpoints) {
-        const e = label(endpoint)
-        let cumulative = 0
-        BUCKETS.forEach((le, i) => {
-          cumulative += h.counts[i]!
-          out += `infralens_http_request_duration_seconds_bucket{le="${le}",endpoint="${e}"} ${cumulative}\n`
-        })
-        out += `infralens_http_request_duration_seconds_bucket{le="+Inf",endpoint="${e}"} ${h.count}\n`
-        out += `infralens_http_request_duration_seconds_sum{endpoint="${e}"} ${h.sum}\n`
-        out += `infralens_http_request_duration_seconds_count{endpoint="${e}"} ${h.count}\n`
-      }
-      out += counterLines('infralens_cache_requests_total', 'Answers of cacheable endpoints by result (hit ratio = hit / (hit + miss))', cache, (k) => {
-        const [e, r] = split(k)
-        return `endpoint="${e}",result="${r}"`
-      })
-      out += counterLines('infralens_upstream_errors_total', 'Upstream failures answered 502, by upstream and reason', upstreamErrors, (k) => {
-        const [u, r] = split(k)
-        return `upstream="${u}",reason="${r}"`
-      })
-      out += counterLines('infralens_rate_limited_total', 'Requests refused with 429, by tier', limited, (k) => `tier="${label(k)}"`)
-      return out
+      // prom-client renders ours too (one family at a time, labels escaped).
+      return `${await registry.metrics()}\n${await AggregatorRegistry.aggregate([families()]).metrics()}`
+    },
+    async json() {
+      return [...(await registry.getMetricsAsJSON()), ...families()]
     },
   }
+}
+
+/**
+ * A cluster's metrics: every worker's, summed by prom-client's AggregatorRegistry
+ * (counters and histograms add up; process gauges add up, event-loop lag is
+ * averaged, as prom-client declares for each), and the cluster's own: workers
+ * expected and answering, replaced after dying.
+ */
+export async function renderCluster(gathered: Gathered<object[]>, status: ServiceStatus): Promise<string> {
+  const cluster: MetricFamily[] = [
+    {
+      name: 'infralens_cluster_workers',
+      help: 'Worker processes: expected (INFRALENS_WORKERS), listening, and answering this scrape (their metrics are the sums here)',
+      type: 'gauge',
+      aggregator: 'max',
+      values: [
+        { value: gathered.expected, labels: { state: 'expected' } },
+        { value: status.workers.listening, labels: { state: 'listening' } },
+        { value: gathered.answers.length, labels: { state: 'answering' } },
+      ],
+    },
+    { name: 'infralens_cluster_worker_restarts_total', help: 'Workers replaced after dying', type: 'counter', aggregator: 'max', values: [{ value: status.restarts, labels: {} }] },
+  ]
+  return AggregatorRegistry.aggregate([...gathered.answers.map((a) => a.value), cluster]).metrics()
 }

@@ -3,11 +3,12 @@ import { defineIsoNow } from '../../runtime/clock.ts'
 import { definePlugin } from '../../runtime/define-plugin.ts'
 import { accessLine } from './access-line.ts'
 import { createBatchedWriter } from './batched-writer.ts'
-import { createMetrics } from './metrics.ts'
+import { createMetrics, renderCluster } from './metrics.ts'
 
 // Operations: one JSON access line per request (plugins/observability/access-line.ts:
 // request id, endpoint, method, path, client, status, duration, cache, tier) and
-// Prometheus metrics at /metrics.
+// Prometheus metrics at /metrics: in a cluster, those of every worker summed
+// (whichever worker the scrape reaches asks the others through the primary).
 
 export default definePlugin({
   name: 'observability',
@@ -22,6 +23,12 @@ export default definePlugin({
       metrics.record(r)
       writer?.write(accessLine(r, isoNow))
     })
-    api.rawRoute('/metrics', async () => ({ contentType: metrics.contentType, body: await metrics.render() }))
+    const cluster = api.cluster
+    cluster?.answer('metrics', () => metrics.json())
+    api.rawRoute('/metrics', async () => {
+      if (!cluster) return { contentType: metrics.contentType, body: await metrics.render() }
+      const [gathered, status] = await Promise.all([cluster.gather<object[]>('metrics'), cluster.status()])
+      return { contentType: metrics.contentType, body: await renderCluster(gathered, status) }
+    })
   },
 })

@@ -1,18 +1,12 @@
-import { RateLimiterRes } from 'rate-limiter-flexible'
-import type { RateLimiterAbstract } from 'rate-limiter-flexible'
 import type { Call, MaybePromise, RateLimitState } from '../../runtime/call.ts'
-import { defineLayer } from '../../runtime/call.ts'
+import { defineLayer, isPending } from '../../runtime/call.ts'
 import { definePlugin } from '../../runtime/define-plugin.ts'
 import { RateLimitedError } from '../../runtime/errors.ts'
-import { WINDOW_SECONDS, createTierLimiters } from './limiter-store.ts'
-import { MemoryWindows } from './memory-windows.ts'
-import type { WindowState } from './memory-windows.ts'
+import type { Counted, Spent } from './limiter-store.ts'
+import { WINDOW_SECONDS, createTierCounters } from './limiter-store.ts'
 
 /** What a request refused before the limiter ran (e.g. a bad API key) costs. */
 const REFUSAL_COST = 1
-
-/** The window state in either store's terms (null: no open window). */
-type Counted = Pick<WindowState, 'consumedPoints' | 'msBeforeNext'> | null
 
 function stateOf(limit: number, res: Counted): RateLimitState {
   const used = res?.consumedPoints ?? 0
@@ -32,47 +26,52 @@ function headersOf(state: RateLimitState, policy: string): Record<string, string
 export default definePlugin({
   name: 'rate-limit',
   dependencies: ['auth'],
-  setup(api) {
+  async setup(api) {
     const limits = api.config.rateLimits
-    const limiters = createTierLimiters(limits, api.clock, api.redis)
+    // Counted in Redis from the first request on: wait (briefly) for the
+    // connection, or the first requests would be counted by the fallback alone.
+    if (api.redis && !(await api.redis.untilReady(2000))) api.log.warn('redis not connected at start: rate limits counted without it until it is')
+    const counters = createTierCounters(limits, api.clock, api.redis, api.cluster)
     const policies = new Map(Object.entries(limits).map(([tier, n]) => [tier, `${n};w=${WINDOW_SECONDS}`]))
     api.onClose(() => {
-      for (const limiter of limiters.values()) if (limiter instanceof MemoryWindows) limiter.close()
+      for (const counter of counters.values()) counter.close()
     })
 
-    /** Over the limit: report the state (refused points already given back), 429. */
+    /**
+     * Over the limit: report the state (refused points already given back), 429
+     * naming what the request costs and what is left, so a caller whose request
+     * costs many units (a batch) can tell "wait" from "never, ask for less".
+     */
     const refused = (tier: string, cost: number, res: Counted, headers: Record<string, string>): RateLimitedError => {
       const limit = limits[tier]!
       const state = stateOf(limit, res)
       Object.assign(headers, headersOf(state, policies.get(tier)!))
-      return new RateLimitedError(state.resetSeconds, { tier, limit, window_seconds: WINDOW_SECONDS, cost })
+      const units = (n: number) => `${n} unit${n === 1 ? '' : 's'}`
+      const message =
+        cost > limit
+          ? `This request costs ${units(cost)}, more than the ${tier} tier's whole limit of ${limit} per ${WINDOW_SECONDS} s: it cannot pass however long you wait. Ask for less in one request (e.g. a smaller batch), or use an API key with a higher tier.`
+          : `Rate limit exceeded: this request costs ${units(cost)} and ${units(state.remaining)} of ${limit} are left in this window; retry in ${state.resetSeconds} s or use an API key with a higher tier.`
+      return new RateLimitedError(state.resetSeconds, { tier, limit, window_seconds: WINDOW_SECONDS, cost, remaining: state.remaining }, message)
     }
 
-    // consume() counts refused points too; they are given back so a refused
-    // expensive call does not also burn what a cheaper one could use.
-    const spendShared = async (limiter: RateLimiterAbstract, tier: string, principal: string, cost: number, headers: Record<string, string>): Promise<RateLimiterRes | null> => {
-      try {
-        // cost 0 (health probes, usage) reads the counter without spending it.
-        return cost === 0 ? await limiter.get(principal) : await limiter.consume(principal, cost)
-      } catch (rejection) {
-        if (!(rejection instanceof RateLimiterRes)) throw rejection
-        const refunded = await limiter.reward(principal, cost).catch(() => rejection)
-        throw refused(tier, cost, refunded, headers)
-      }
-    }
-
-    /** Spends `cost` for the caller; synchronous with the memory store. Throws the 429. */
+    /**
+     * Spends `cost` for the caller (0, health probes and usage: reads without
+     * spending); synchronous when the counters are in this process. Throws the 429.
+     */
     const spend = (call: Call, cost: number): MaybePromise<RateLimitState> => {
       const { tier, principal } = call.caller
-      const limiter = limiters.get(tier)!
+      const counter = counters.get(tier)!
       const limit = limits[tier]!
-      if (limiter instanceof MemoryWindows) {
-        if (cost === 0) return stateOf(limit, limiter.get(principal))
-        const spent = limiter.consume(principal, cost)
-        if (spent.refused) throw refused(tier, cost, limiter.reward(principal, cost), call.headers)
+      if (cost === 0) {
+        const read = counter.get(principal)
+        return isPending(read) ? read.then((res) => stateOf(limit, res)) : stateOf(limit, read)
+      }
+      const settle = (spent: Spent): RateLimitState => {
+        if (spent.refused) throw refused(tier, cost, spent.state, call.headers)
         return stateOf(limit, spent.state)
       }
-      return spendShared(limiter, tier, principal, cost, call.headers).then((res) => stateOf(limit, res))
+      const spent = counter.consume(principal, cost)
+      return isPending(spent) ? spent.then(settle) : settle(spent)
     }
 
     const admit = (call: Call, state: RateLimitState): void => {
@@ -87,7 +86,8 @@ export default definePlugin({
         forEndpoint: (endpoint) => {
           const cost = endpoint.cost
           return (call, next) => {
-            const state = spend(call, cost)
+            // An endpoint with `inputCost` was priced from its input (call.cost, runtime/pipeline.ts).
+            const state = spend(call, call.cost ?? cost)
             if (state instanceof Promise) {
               return state.then((s) => {
                 admit(call, s)
@@ -120,8 +120,7 @@ export default definePlugin({
         // real calls (charging would halve its budget), and a mistyped path
         // should not burn a client's allowance.
         async unrouted(caller, headers) {
-          const limiter = limiters.get(caller.tier)!
-          const res = limiter instanceof MemoryWindows ? limiter.get(caller.principal) : await limiter.get(caller.principal)
+          const res = await counters.get(caller.tier)!.get(caller.principal)
           Object.assign(headers, headersOf(stateOf(limits[caller.tier]!, res), policies.get(caller.tier)!))
         },
       }),

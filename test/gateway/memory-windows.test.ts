@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { MemoryWindows } from '../../plugins/rate-limit/memory-windows.ts'
+import { MemoryWindows } from '../../runtime/memory-windows.ts'
 
 // The hand-written memory store must count exactly as rate-limiter-flexible's
 // RateLimiterMemory, the library it replaces for one instance: the same

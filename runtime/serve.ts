@@ -1,0 +1,61 @@
+import type { AppOptions, InfralensApp } from './app.ts'
+import { createApp } from './app.ts'
+import type { ClusterLink, WorkerStartup } from './cluster/worker-link.ts'
+import { ConfigError } from './config.ts'
+import { freezeIntrinsics } from './harden.ts'
+import { drain, listen } from './server.ts'
+
+// One process serving HTTP: the whole service when INFRALENS_WORKERS is 1, or one
+// cluster worker of several (runtime/cluster/). Builds the app, listens, freezes
+// the built-in prototypes, and on SIGTERM/SIGINT drains: stops accepting,
+// finishes the requests in flight (up to the grace period), closes Redis and the
+// logs, exits 0.
+
+export interface ServeOptions {
+  app?: Omit<AppOptions, 'cluster'>
+  /** Set in a cluster worker: start-up is reported to the primary, which logs for the service. */
+  cluster?: ClusterLink & WorkerStartup
+}
+
+export async function serveProcess(options: ServeOptions = {}): Promise<InfralensApp> {
+  const link = options.cluster
+  let service: InfralensApp
+  try {
+    service = await createApp({ ...options.app, ...(link ? { cluster: link } : {}) })
+  } catch (error) {
+    // Wiring and config mistakes stop start-up with their own clear message; in a
+    // cluster the primary says it once for all workers.
+    const message = error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)
+    if (link) await link.failed(message)
+    else console.error(message)
+    process.exit(1)
+  }
+  const { config, log, endpoints } = service
+  const server = await listen(service, { port: config.port, host: config.host, shared: link !== undefined })
+  // Everything has loaded and set itself up: from here on the built-in prototypes
+  // cannot change (runtime/harden.ts), whatever a request manages to reach.
+  freezeIntrinsics()
+  if (link) link.listening(server.url ?? '', endpoints.length)
+  else log.info({ url: server.url, endpoints: endpoints.length }, 'infralens listening')
+
+  let stopping = false
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopping) return
+      stopping = true
+      log.info({ signal, ...(link ? { worker: link.worker } : {}) }, 'shutting down: no new connections, finishing in-flight requests')
+      const force = setTimeout(() => {
+        log.warn({ grace_ms: config.shutdownGraceMs }, 'grace period over; closing remaining connections')
+        void server.close(true)
+      }, config.shutdownGraceMs)
+      force.unref()
+      void (async () => {
+        await drain(server)
+        await service.close()
+        log.info(link ? { worker: link.worker } : {}, 'stopped')
+        process.exit(0)
+      })()
+    })
+  }
+  return service
+}
