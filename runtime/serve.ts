@@ -3,7 +3,7 @@ import { createApp } from './app.ts'
 import type { ClusterLink, WorkerStartup } from './cluster/worker-link.ts'
 import { ConfigError } from './config.ts'
 import { freezeIntrinsics } from './harden.ts'
-import { drain, listen } from './server.ts'
+import { acceptConnection, drain, listen } from './server.ts'
 
 // One process serving HTTP: the whole service when INFRALENS_WORKERS is 1, or one
 // cluster worker of several (runtime/cluster/). Builds the app, listens, freezes
@@ -31,7 +31,9 @@ export async function serveProcess(options: ServeOptions = {}): Promise<Infralen
     process.exit(1)
   }
   const { config, log, endpoints } = service
-  const server = await listen(service, { port: config.port, host: config.host, shared: link !== undefined })
+  const server = await listen(service, { port: config.port, host: config.host, handedOver: link !== undefined })
+  // In a cluster the primary listens and hands this worker its connections.
+  link?.onConnection((socket) => acceptConnection(server, socket))
   // Everything has loaded and set itself up: from here on the built-in prototypes
   // cannot change (runtime/harden.ts), whatever a request manages to reach.
   freezeIntrinsics()

@@ -1,5 +1,6 @@
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http'
 import { Server as NetServer } from 'node:net'
+import type { Socket } from 'node:net'
 import { serve } from 'srvx'
 import type { Server } from 'srvx'
 import type { InfralensApp } from './app.ts'
@@ -11,15 +12,14 @@ export const MAX_BODY_BYTES = 8 * 1024 * 1024
 export const MAX_HEADER_BYTES = 16 * 1024
 
 /** The HTTP server with the service's limits: header and body sizes, slow-client timeouts. */
-export async function listen(service: InfralensApp, options: { port: number; host: string; shared?: boolean }): Promise<Server> {
+export async function listen(service: InfralensApp, options: { port: number; host: string; handedOver?: boolean }): Promise<Server> {
   const server = serve({
     fetch: service.app.fetch,
     port: options.port,
     hostname: options.host,
-    // A cluster worker shares the primary's listening socket (node:cluster): srvx
-    // asks for an exclusive one of its own unless told reusePort, and the second
-    // worker's would fail with EADDRINUSE.
-    ...(options.shared ? { reusePort: true } : {}),
+    // A cluster worker does not listen: the primary does, and hands it each
+    // connection (runtime/cluster/primary.ts, acceptConnection below).
+    ...(options.handedOver ? { manual: true } : {}),
     silent: true,
     gracefulShutdown: false,
     // Bodies past the largest descriptor limit are refused while streaming.
@@ -35,7 +35,7 @@ export async function listen(service: InfralensApp, options: { port: number; hos
       keepAliveTimeout: 5_000,
     },
   })
-  await server.ready()
+  if (!options.handedOver) await server.ready()
   const node = server.node?.server as HttpServer | undefined
   if (node) {
     const isoNow = defineIsoNow(service.clock)
@@ -51,21 +51,41 @@ export async function listen(service: InfralensApp, options: { port: number; hos
   // them too: their connections then close right after them, instead of idling
   // until the client's or the server's keep-alive timeout.
   if (node) {
-    const pending = new Set<ServerResponse>()
-    inFlight.set(server, pending)
+    const state: ServerState = { draining: false, pending: new Set(), sockets: new Set() }
+    states.set(server, state)
     node.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
-      if (!node.listening) res.shouldKeepAlive = false
+      if (state.draining) res.shouldKeepAlive = false
       else {
-        pending.add(res)
-        res.once('close', () => pending.delete(res))
+        state.pending.add(res)
+        res.once('close', () => state.pending.delete(res))
       }
+    })
+    // Open connections, for drain() when there is no listener of our own to close.
+    node.on('connection', (socket: Socket) => {
+      state.sockets.add(socket)
+      socket.once('close', () => state.sockets.delete(socket))
     })
   }
   return server
 }
 
-/** Per server, the answers not yet finished (see listen()). */
-const inFlight = new WeakMap<Server, Set<ServerResponse>>()
+/** A connection the cluster's primary accepted and handed to this worker: served as if accepted here. */
+export function acceptConnection(server: Server, socket: Socket): void {
+  const node = server.node?.server as HttpServer | undefined
+  if (!node || states.get(server)?.draining) {
+    socket.destroy()
+    return
+  }
+  node.emit('connection', socket)
+}
+
+/** Per server: shutting down or not, the answers not yet finished and the open connections (see listen()). */
+interface ServerState {
+  draining: boolean
+  pending: Set<ServerResponse>
+  sockets: Set<Socket>
+}
+const states = new WeakMap<Server, ServerState>()
 
 /**
  * Graceful stop: no new connections, and resolves when every open one has ended.
@@ -76,10 +96,18 @@ const inFlight = new WeakMap<Server, Set<ServerResponse>>()
  */
 export function drain(server: Server): Promise<void> {
   const node = server.node?.server as HttpServer | undefined
-  if (!node?.listening) return server.close()
-  return new Promise((resolve, reject) => {
-    NetServer.prototype.close.call(node, (error?: Error) => (error ? reject(error) : resolve()))
-    // Answers in progress end their connection (headers not sent yet: they still can say so).
-    for (const res of inFlight.get(server) ?? []) if (!res.headersSent) res.shouldKeepAlive = false
+  const state = states.get(server)
+  if (!node || !state) return server.close()
+  state.draining = true
+  // Answers in progress end their connection (headers not sent yet: they still can say so).
+  for (const res of state.pending) if (!res.headersSent) res.shouldKeepAlive = false
+  if (node.listening) return new Promise((resolve, reject) => NetServer.prototype.close.call(node, (error?: Error) => (error ? reject(error) : resolve())))
+  // A cluster worker: the primary has closed the listener; done when the last connection ends.
+  return new Promise((resolve) => {
+    const check = () => {
+      if (state.sockets.size === 0) resolve()
+    }
+    for (const socket of state.sockets) socket.once('close', () => setImmediate(check))
+    check()
   })
 }

@@ -33,6 +33,8 @@ export type PrimaryMessage =
   | { il: 'ask'; id: number; topic: string }
   | { il: 'gathered'; id: number; gathered: Gathered<unknown> }
   | { il: 'status'; id: number; status: ServiceStatus }
+  /** Sent with a connection's socket as the handle: serve it. */
+  | { il: 'conn' }
 
 /** What every worker said about one topic. */
 export interface Gathered<T> {

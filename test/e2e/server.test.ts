@@ -87,7 +87,7 @@ describe('behind a trusted proxy', () => {
 
 describe('npm start', () => {
   it('serves on the configured port (upstreams on loopback only) and stops cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/main.ts'], { cwd: ROOT, env: { ...process.env, ...HERMETIC_ENV, PORT: '0', HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/main.ts'], { cwd: ROOT, env: { ...process.env, ...HERMETIC_ENV, ...ONE_PROCESS, PORT: '0', HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
     const logLine = (pattern: RegExp) =>
@@ -125,7 +125,7 @@ describe('npm start', () => {
     dns.resolver.setFault({ kind: 'delay', ms: 800 } as never)
     const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/main.ts'], {
       cwd: ROOT,
-      env: { ...process.env, ...HERMETIC_ENV, ...dns.env, INFRALENS_DNS_TIMEOUT_MS: '3000', PORT: '0', HOST: '127.0.0.1' },
+      env: { ...process.env, ...HERMETIC_ENV, ...ONE_PROCESS, ...dns.env, INFRALENS_DNS_TIMEOUT_MS: '3000', PORT: '0', HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let out = ''
@@ -164,7 +164,7 @@ describe('npm start', () => {
     const missing = join(tmpdir(), `infralens-no-such-keys-${process.pid}.json`)
     const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/main.ts'], {
       cwd: ROOT,
-      env: { ...process.env, ...HERMETIC_ENV, PORT: '0', HOST: '127.0.0.1', INFRALENS_KEYS_FILE: missing },
+      env: { ...process.env, ...HERMETIC_ENV, ...ONE_PROCESS, PORT: '0', HOST: '127.0.0.1', INFRALENS_KEYS_FILE: missing },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let err = ''
@@ -177,7 +177,7 @@ describe('npm start', () => {
   })
 
   it('refuses to start on a bad config value, naming it', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/main.ts'], { cwd: ROOT, env: { ...process.env, ...HERMETIC_ENV, PORT: 'nope' }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/main.ts'], { cwd: ROOT, env: { ...process.env, ...HERMETIC_ENV, ...ONE_PROCESS, PORT: 'nope' }, stdio: ['ignore', 'pipe', 'pipe'] })
     let err = ''
     child.stderr.on('data', (c: Buffer) => (err += c.toString()))
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
@@ -187,8 +187,13 @@ describe('npm start', () => {
 })
 
 /** `npm start` in a child process (hermetic unless `env` brings loopback upstreams), once it listens. */
+// One process: what is tested here is the server (limits, drain, Redis, start-up
+// errors); the default on a multi-core host is a cluster, whose start-up and
+// shutdown test/scale/cluster.test.ts and test/e2e/npm-start-signals.test.ts test.
+const ONE_PROCESS = { INFRALENS_WORKERS: '1' }
+
 async function startMain(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; output: () => string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/main.ts'], { cwd: ROOT, env: { ...process.env, ...HERMETIC_ENV, PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/main.ts'], { cwd: ROOT, env: { ...process.env, ...HERMETIC_ENV, ...ONE_PROCESS, PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
   let out = ''
   child.stdout.on('data', (c: Buffer) => (out += c.toString()))

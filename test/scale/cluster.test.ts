@@ -202,6 +202,15 @@ describe('a cluster of 2 workers', () => {
     }
   }, 120_000)
 
+  it('a worker that cannot start stops the service: its reason said once (not once per worker), exit 1', async () => {
+    const error = await startCluster({ INFRALENS_KEYS_FILE: '/nonexistent/infralens-keys.json' }).then(
+      (c) => c.stop().then(() => null),
+      (e: unknown) => e as Error,
+    )
+    expect(error?.message).toMatch(/^the cluster exited 1: /)
+    expect(error!.message.split('INFRALENS_KEYS_FILE=/nonexistent/infralens-keys.json: the file does not exist').length - 1).toBe(1)
+  }, 120_000)
+
   it('SIGTERM drains every worker: requests in flight on both are answered, every process is gone, exit 0', async () => {
     const c = await startCluster({ INFRALENS_RATE_LIMITS: 'anonymous=1000000' })
     const tree = descendants(c.child.pid!)
