@@ -107,7 +107,10 @@ describe('registry failures -> 502 upstream_error with upstream "rdap" and the r
   it('the 502 is logged with upstream and reason', async () => {
     rdap.setFault({ kind: 'status', status: 500 })
     await upstreamError('/api/asn/AS13335')
-    const entry = t.logs.findLast((l) => l.status === 502)
+    // Access lines are written in batches: wait for this request's, not an earlier test's 502.
+    const mine = () => t.logs.findLast((l) => l.status === 502 && l.path === '/api/asn/AS13335')
+    for (let i = 0; i < 100 && !mine(); i++) await new Promise((r) => setTimeout(r, 20))
+    const entry = mine()
     expect(entry).toMatchObject({ error: { code: 'upstream_error', upstream: 'rdap', reason: 'http_error' } })
   })
 })
