@@ -11,6 +11,9 @@ import { errorEnvelope } from './envelope.ts'
 //   before the app sees it; it is turned off and checked here instead);
 // - a request target that is neither a path nor an http(s) URL (srvx cannot make
 //   a URL of it and answers an empty 400);
+// - a Host header that is no host[:port] (a port past 65535, spaces, ...): srvx
+//   builds the request's URL from it, and the first endpoint to read the whole URL
+//   threw a 500 (found by the wire fuzzer: "Host: 192.0.2.0:65536" on /api/dns/soa);
 // - CONNECT (nothing listens for tunnels: Node would close the connection);
 // and an Expect other than 100-continue, which Node answers with a bare 417, is
 // ignored as RFC 9110 §10.1.1 allows: the request is answered as if it had none.
@@ -31,6 +34,21 @@ interface Refusal {
   code: string
   message: string
   details: Record<string, unknown>
+}
+
+// The usual Host: a name or IPv4 address, maybe a port. Anything else (IPv6 in
+// brackets, odd characters) is judged by the URL parser, as srvx will read it.
+const PLAIN_HOST = /^[A-Za-z0-9.-]+(?::(\d{1,5}))?$/
+
+function badHost(host: string): boolean {
+  const plain = PLAIN_HOST.exec(host)
+  if (plain) return plain[1] !== undefined && Number(plain[1]) > 65535
+  try {
+    new URL(`http://${host}/`)
+    return false
+  } catch {
+    return true
+  }
 }
 
 function refusalOf(req: IncomingMessage): Refusal | undefined {
@@ -54,6 +72,9 @@ function refusalOf(req: IncomingMessage): Refusal | undefined {
   }
   if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
     return { status: 400, code: 'bad_request', message: 'An HTTP/1.1 request needs a Host header.', details: { param: 'host' } }
+  }
+  if (req.headers.host !== undefined && badHost(req.headers.host)) {
+    return { status: 400, code: 'bad_request', message: 'The Host header must be a host name or address with an optional port (1-65535).', details: { param: 'host' } }
   }
   return undefined
 }

@@ -101,6 +101,17 @@ describe('HTTP-level refusals answer with the error envelope (the real server; r
     expect(await raw(port, 'GET /api/uuid HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /)
   })
 
+  it('a Host that is no host[:port] is a 400 envelope (was a 500 on endpoints that read the whole URL; wire fuzzer, seed -323848557)', async () => {
+    for (const host of ['192.0.2.0:65536', 'a b', '[2001:db8::1', 'x:99999']) {
+      const answer = await raw(port, `GET /api/dns/soa/example.net HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)
+      expectEnvelope(answer, 400)
+      expect(answer).toContain('The Host header must be a host name or address')
+    }
+    for (const host of ['127.0.0.1:65535', '[::1]:8080', 'api.example.test']) {
+      expect(await raw(port, `GET /api/uuid HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 200 /)
+    }
+  })
+
   it('a request target that is neither a path nor an http(s) URL is a 400 envelope (was srvx\'s empty 400)', async () => {
     for (const target of ['ttp://127.0.0.1/api/uuid', 'http://2001:db8::1/api/uuid']) {
       const answer = await raw(port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)
