@@ -14,7 +14,9 @@ import type { OcspStaple } from './ocsp.ts'
 import { parseOcspStaple } from './ocsp.ts'
 import { summarize } from './present.ts'
 import type { TlsSettings } from './target.ts'
-import { reach, targetFields } from './target.ts'
+import { onStarttlsPort, reach, targetFields } from './target.ts'
+import type { StarttlsProtocol } from '../../registry/tls/schemas/starttls-param.ts'
+import type { Hsts } from './hsts.ts'
 
 // GET /api/tls/analyze/{host}: everything at once — the handshake, the served
 // chain, a full protocol and suite scan and one HTTPS GET for HSTS, run in
@@ -39,13 +41,19 @@ function staple(der: Buffer | null, leaf: CertificateDetails, issuer: X509Certif
   }
 }
 
-export async function tlsAnalyze(settings: TlsSettings, target: TlsTarget, signal: AbortSignal, now: Date) {
+/** HSTS is an HTTP header: over STARTTLS there is no HTTP to ask (and no finding for it). */
+function noHsts(starttls: StarttlsProtocol): Hsts {
+  return { checked: false, error: `not checked: HSTS is an HTTP header, and this is ${starttls} over STARTTLS`, status: null, header: null, present: false, max_age: null, include_subdomains: false, preload: false, long_max_age: false }
+}
+
+export async function tlsAnalyze(settings: TlsSettings, asked: TlsTarget, signal: AbortSignal, now: Date, starttls: StarttlsProtocol | null = null) {
   const started = performance.now()
-  const r = await reach(settings, target, signal)
+  const target = onStarttlsPort(asked, starttls ?? undefined)
+  const r = await reach(settings, target, signal, starttls)
   const [certs, scan, hsts] = await Promise.all([
     servedCertificates(settings, r, signal),
     scanTarget(settings, r, signal),
-    fetchHsts(settings.network, target, { address: r.address, ca: settings.trust.ca, timeoutMs: settings.handshakeTimeoutMs }, signal),
+    starttls ? noHsts(starttls) : fetchHsts(settings.network, target, { address: r.address, ca: settings.trust.ca, timeoutMs: settings.handshakeTimeoutMs }, signal),
   ])
   const hs = certs.handshake
   const chain = analyzeChain(certs.certificates, settings.trust)
@@ -79,7 +87,7 @@ export async function tlsAnalyze(settings: TlsSettings, target: TlsTarget, signa
     ocsp,
     hsts,
     now,
-  })
+  }).filter((f) => !(starttls && f.id === 'hsts_not_checked'))
   const keyBits = Math.min(rsaEquivalent(leaf.public_key.type, leaf.public_key.bits), dhBits ?? Number.POSITIVE_INFINITY)
   const p = protocolScore(supported.map((x) => x.protocol))
   const k = keyExchangeScore(keyBits)

@@ -6,7 +6,8 @@ import type { Finding } from './findings.ts'
 import type { TlsTarget } from '../../registry/tls/schemas/host-param.ts'
 import { suiteData, summarize } from './present.ts'
 import type { Reached, TlsSettings } from './target.ts'
-import { reach, targetFields } from './target.ts'
+import { onStarttlsPort, reach, targetFields } from './target.ts'
+import type { StarttlsProtocol } from '../../registry/tls/schemas/starttls-param.ts'
 
 // GET /api/tls/ciphers/{host}: every protocol and suite the server accepts.
 
@@ -46,8 +47,8 @@ export function distinctSuites(scan: CipherScan) {
   return [...new Set(scan.protocols.flatMap((p) => p.suites))].map(suiteOf)
 }
 
-export async function tlsCiphers(settings: TlsSettings, target: TlsTarget, signal: AbortSignal) {
-  const r = await reach(settings, target, signal)
+export async function tlsCiphers(settings: TlsSettings, asked: TlsTarget, signal: AbortSignal, starttls: StarttlsProtocol | null = null) {
+  const r = await reach(settings, onStarttlsPort(asked, starttls ?? undefined), signal, starttls)
   const scan = await scanTarget(settings, r, signal)
   const rows = scan.protocols
     .slice()

@@ -86,8 +86,10 @@ function run(dial: Dial, hello: ClientHello, timeoutMs: number, signal: AbortSig
         s.write(hello.record)
       },
       (error: Error) => {
-        const refused = (error as { details?: { reason?: string } }).details?.reason === 'refused'
-        finish({ kind: 'failed', reason: deadline.aborted ? 'timeout' : refused ? 'refused' : 'network', message: error.message })
+        const reason = (error as { details?: { reason?: string } }).details?.reason
+        // A STARTTLS dialogue that went wrong (dial() speaks it) is a port that does not lead to TLS.
+        const failure: FailureReason = deadline.aborted ? 'timeout' : reason === 'refused' ? 'refused' : reason === 'bad_response' ? 'not_tls' : 'network'
+        finish({ kind: 'failed', reason: failure, message: error.message })
       },
     )
   })

@@ -15151,6 +15151,8 @@ export interface operations {
                 include_meta?: components["parameters"]["include_meta"];
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
+                /** @description Speak this protocol in plaintext and upgrade with STARTTLS before TLS: smtp (port 25; submission: give :587), imap (143), pop3 (110), ftp (21, AUTH TLS), xmpp (5222), ldap (389), postgres (5432), mysql (3306). The port is the protocol’s unless the host names one. */
+                starttls?: "smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql";
             };
             header?: never;
             path: {
@@ -15246,6 +15248,8 @@ export interface operations {
                             protocol: "SSLv3" | "TLSv1.0" | "TLSv1.1" | "TLSv1.2" | "TLSv1.3";
                             /** @description SNI sent (null for IP targets) */
                             server_name: string | null;
+                            /** @description The protocol spoken before TLS (STARTTLS), or null for implicit TLS */
+                            starttls: ("smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql") | null;
                             /** @description Chain verified, name matches, and the certificate is within its dates */
                             valid: boolean;
                             verify_error: string | null;
@@ -15330,6 +15334,8 @@ export interface operations {
                             protocol: "SSLv3" | "TLSv1.0" | "TLSv1.1" | "TLSv1.2" | "TLSv1.3";
                             /** @description SNI sent (null for IP targets) */
                             server_name: string | null;
+                            /** @description The protocol spoken before TLS (STARTTLS), or null for implicit TLS */
+                            starttls: ("smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql") | null;
                             /** @description Chain verified, name matches, and the certificate is within its dates */
                             valid: boolean;
                             verify_error: string | null;
@@ -15395,6 +15401,8 @@ export interface operations {
                 pretty?: components["parameters"]["pretty"];
                 /** @description Dotted key to sort the endpoint's lists by */
                 sort?: components["parameters"]["sort"];
+                /** @description Speak this protocol in plaintext and upgrade with STARTTLS before TLS: smtp (port 25; submission: give :587), imap (143), pop3 (110), ftp (21, AUTH TLS), xmpp (5222), ldap (389), postgres (5432), mysql (3306). The port is the protocol’s unless the host names one. */
+                starttls?: "smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql";
             };
             header?: never;
             path: {
@@ -15540,6 +15548,8 @@ export interface operations {
                             };
                             /** @description SNI sent (null for IP targets) */
                             server_name: string | null;
+                            /** @description The protocol spoken before TLS (STARTTLS), or null for implicit TLS */
+                            starttls: ("smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql") | null;
                             trusted: boolean;
                         };
                         links?: components["schemas"]["Links"];
@@ -15671,6 +15681,8 @@ export interface operations {
                             };
                             /** @description SNI sent (null for IP targets) */
                             server_name: string | null;
+                            /** @description The protocol spoken before TLS (STARTTLS), or null for implicit TLS */
+                            starttls: ("smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql") | null;
                             trusted: boolean;
                         };
                         links?: components["schemas"]["Links"];
@@ -15734,6 +15746,8 @@ export interface operations {
                 pretty?: components["parameters"]["pretty"];
                 /** @description Dotted key to sort the endpoint's lists by */
                 sort?: components["parameters"]["sort"];
+                /** @description Speak this protocol in plaintext and upgrade with STARTTLS before TLS: smtp (port 25; submission: give :587), imap (143), pop3 (110), ftp (21, AUTH TLS), xmpp (5222), ldap (389), postgres (5432), mysql (3306). The port is the protocol’s unless the host names one. */
+                starttls?: "smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql";
             };
             header?: never;
             path: {
@@ -15913,6 +15927,8 @@ export interface operations {
                             protocol: "SSLv3" | "TLSv1.0" | "TLSv1.1" | "TLSv1.2" | "TLSv1.3";
                             /** @description SNI sent (null for IP targets) */
                             server_name: string | null;
+                            /** @description The protocol spoken before TLS (STARTTLS), or null for implicit TLS */
+                            starttls: ("smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql") | null;
                             /** @description SCTs delivered in the TLS handshake (not embedded in the certificate) */
                             tls_sct_count: number;
                             verify_error: string | null;
@@ -16080,6 +16096,8 @@ export interface operations {
                             protocol: "SSLv3" | "TLSv1.0" | "TLSv1.1" | "TLSv1.2" | "TLSv1.3";
                             /** @description SNI sent (null for IP targets) */
                             server_name: string | null;
+                            /** @description The protocol spoken before TLS (STARTTLS), or null for implicit TLS */
+                            starttls: ("smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql") | null;
                             /** @description SCTs delivered in the TLS handshake (not embedded in the certificate) */
                             tls_sct_count: number;
                             verify_error: string | null;
@@ -16145,6 +16163,8 @@ export interface operations {
                 pretty?: components["parameters"]["pretty"];
                 /** @description Dotted key to sort the endpoint's lists by */
                 sort?: components["parameters"]["sort"];
+                /** @description Speak this protocol in plaintext and upgrade with STARTTLS before TLS: smtp (port 25; submission: give :587), imap (143), pop3 (110), ftp (21, AUTH TLS), xmpp (5222), ldap (389), postgres (5432), mysql (3306). The port is the protocol’s unless the host names one. */
+                starttls?: "smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql";
             };
             header?: never;
             path: {
@@ -16225,6 +16245,8 @@ export interface operations {
                             }[];
                             /** @description SNI sent (null for IP targets) */
                             server_name: string | null;
+                            /** @description The protocol spoken before TLS (STARTTLS), or null for implicit TLS */
+                            starttls: ("smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql") | null;
                             summary: {
                                 by_strength: {
                                     insecure: number;
@@ -16303,6 +16325,8 @@ export interface operations {
                             }[];
                             /** @description SNI sent (null for IP targets) */
                             server_name: string | null;
+                            /** @description The protocol spoken before TLS (STARTTLS), or null for implicit TLS */
+                            starttls: ("smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql") | null;
                             summary: {
                                 by_strength: {
                                     insecure: number;

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { STARTTLS_PROTOCOLS } from './starttls-param.ts'
 
 // Shapes of the TLS endpoints' data (OpenAPI and tests).
 
@@ -28,6 +29,7 @@ const Target = {
   port: z.number().int(),
   server_name: z.string().nullable().meta({ description: 'SNI sent (null for IP targets)' }),
   address: z.string().meta({ description: 'The vetted address connected to' }),
+  starttls: z.enum(STARTTLS_PROTOCOLS).nullable().meta({ description: 'The protocol spoken before TLS (STARTTLS), or null for implicit TLS' }),
 }
 
 const Name = z.object({
