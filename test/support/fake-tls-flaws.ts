@@ -9,7 +9,8 @@
 // from the request record, as OpenSSL 1.0.1f did, but only from the bytes it
 // received: it has no memory to leak.
 
-import { randomBytes } from 'node:crypto'
+import { constants, privateDecrypt, randomBytes } from 'node:crypto'
+import type { KeyObject } from 'node:crypto'
 import { createServer } from 'node:net'
 import type { Server, Socket } from 'node:net'
 
@@ -28,6 +29,14 @@ export interface FlawOptions {
   fallbackScsv?: boolean
   /** TLS 1.3 groups it takes, in its order of preference (HelloRetryRequest for the first offered). */
   groups13?: readonly number[]
+  /**
+   * ROBOT: `oracle` tells bad RSA premaster paddings apart by its alerts (wrong
+   * first bytes: decrypt_error; other padding faults: handshake_failure; a good
+   * one: it waits for Finished, which then fails); `sound` treats all alike.
+   * Needs `privateKey` (the leaf's).
+   */
+  robot?: 'oracle' | 'sound'
+  privateKey?: KeyObject
   /** Certificates to send (DER), leaf first. */
   certificates: readonly Buffer[]
 }
@@ -100,6 +109,7 @@ function session(socket: Socket, o: FlawOptions, stats: FlawServer['stats']): vo
   let version = 0x0303
   let flightSent = false
   let ccsTaken = false
+  let keyExchanged = false
   const send = (b: Buffer) => void socket.write(b)
   const fail = (description: number) => {
     send(alert(version, description))
@@ -148,6 +158,20 @@ function session(socket: Socket, o: FlawOptions, stats: FlawServer['stats']): vo
       body.copy(echoed, 0, 3, Math.min(body.length, 3 + claimed))
       stats.heartbeats++
       return send(record(24, version, Buffer.concat([Buffer.from([2]), u16(claimed), echoed, randomBytes(16)])))
+    }
+    if (type === 22 && body[0] === 16 && o.robot && o.privateKey && !keyExchanged) {
+      keyExchanged = true
+      const encrypted = body.subarray(6, 6 + body.readUInt16BE(4))
+      const padded = privateDecrypt({ key: o.privateKey, padding: constants.RSA_NO_PADDING }, encrypted)
+      const separator = padded.indexOf(0, 2)
+      const wellFormed = padded[0] === 0 && padded[1] === 2 && separator >= 10 && padded.length - separator - 1 === 48
+      if (o.robot === 'oracle' && !(padded[0] === 0 && padded[1] === 2)) return fail(51)
+      if (o.robot === 'oracle' && !wellFormed) return fail(40)
+      return // a premaster (random in its place when malformed, as RFC 5246 §7.4.7.1 asks): wait for Finished
+    }
+    if (type === 20 && keyExchanged) {
+      ccsTaken = true
+      return
     }
     if (type === 20) {
       if (o.ccs !== 'vulnerable') return fail(10)

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto'
 import { connect } from 'node:net'
 import type { Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -8,6 +9,7 @@ import { highestLegacy } from '../../plugins/tls/checks/check-result.ts'
 import { checkCompression } from '../../plugins/tls/checks/compression.ts'
 import { checkFallbackScsv } from '../../plugins/tls/checks/fallback-scsv.ts'
 import { checkHeartbeat } from '../../plugins/tls/checks/heartbleed.ts'
+import { checkRobot } from '../../plugins/tls/checks/robot.ts'
 import { runChecks } from '../../plugins/tls/checks/run-checks.ts'
 import { checkSecureRenegotiation } from '../../plugins/tls/checks/secure-renegotiation.ts'
 import { scanGroups } from '../../plugins/tls/group-scan.ts'
@@ -28,11 +30,14 @@ import type { TestPki } from '../support/tls-servers.ts'
 
 let pki: TestPki
 let certificates: Buffer[]
+let leafKey: KeyObject
 const servers: FlawServer[] = []
 
 beforeAll(() => {
   pki = createTestPki()
-  certificates = [leafFor(pki, 'flaws.tls.test').der, pki.intermediate.der]
+  const leaf = leafFor(pki, 'flaws.tls.test')
+  certificates = [leaf.der, pki.intermediate.der]
+  leafKey = leaf.key.privateKey
 })
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()))
@@ -139,6 +144,28 @@ describe('compression, secure renegotiation, fallback', () => {
   })
 })
 
+describe('ROBOT', () => {
+  it('a server whose alerts tell bad RSA paddings apart: vulnerable (a strong oracle), capped at F, each answer in the evidence', async () => {
+    const { ctx } = await fake({ robot: 'oracle', privateKey: leafKey })
+    const scan = await scanCiphers(ctx.dial, { serverName: ctx.serverName, signal: ctx.signal, concurrency: 4, probeTimeoutMs: 2_000 })
+    const r = await checkRobot(ctx, scan.protocols)
+    expect(r).toMatchObject({ result: 'vulnerable', ok: false })
+    expect(r.evidence).toContain('wrong first bytes 0x4117: alert decrypt_error')
+    expect(r.evidence).toContain('no 0x00 separator: alert handshake_failure')
+    expect(r.evidence).toContain('correct padding: alert bad_record_mac')
+    const findings = checkFindings({ checks: { ...(await baseline()), robot: r }, groups: noGroups, sigalgs: noSigalgs, http: true })
+    expect(findings.find((f) => f.id === 'robot')).toMatchObject({ severity: 'critical', grade_cap: 'F' })
+  })
+
+  it('a server that answers every padding alike: not vulnerable, in both flows', async () => {
+    const { ctx } = await fake({ robot: 'sound', privateKey: leafKey })
+    const scan = await scanCiphers(ctx.dial, { serverName: ctx.serverName, signal: ctx.signal, concurrency: 4, probeTimeoutMs: 2_000 })
+    const r = await checkRobot(ctx, scan.protocols)
+    expect(r).toMatchObject({ result: 'not_vulnerable', ok: true })
+    expect(r.evidence).toContain('with ChangeCipherSpec and Finished (alert bad_record_mac) and without them (no answer)')
+  })
+})
+
 describe('post-quantum groups (no OpenSSL here has ML-KEM: the fake selects it)', () => {
   it('X25519MLKEM768 offered alone gets a HelloRetryRequest for it: found, and no no_post_quantum_group finding', async () => {
     const { ctx } = await fake({ maxVersion: 0x0304, groups13: [0x11ec, 29] })
@@ -168,6 +195,7 @@ describe('every check at once on the fake', () => {
     const checks = await runChecks(ctx, scan.protocols)
     expect(checks.heartbleed.result).toBe('vulnerable')
     expect(checks.ccs_injection.result).toBe('vulnerable')
+    expect(checks.robot.result).toBe('not_vulnerable')
     expect(checks.secure_renegotiation.result).toBe('supported')
     expect(checks.fallback_scsv.result).toBe('supported')
     // node:tls cannot finish a handshake with the fake: those checks say why instead of guessing.
