@@ -150,11 +150,13 @@ describe('when STARTTLS does not happen', () => {
       const res = await t.json(`/api/tls/refuse-${protocol}.${ZONE}?starttls=${protocol}`)
       expect(res.status, JSON.stringify(res.body)).toBe(502)
       expect(res.body.error.message).toContain(`STARTTLS (${protocol})`)
+      expect(res.body.error.details).toMatchObject({ upstream: 'tls', reason: 'bad_response', starttls: protocol, starttls_refused: true })
       expect(refusing[protocol].handedOver).toBe(0)
     })
     it(`${protocol}: a server that does not speak ${protocol} is a 502`, async () => {
       const res = await t.json(`/api/tls/ciphers/garbage-${protocol}.${ZONE}?starttls=${protocol}`)
       expect(res.status, JSON.stringify(res.body)).toBe(502)
+      expect(res.body.error.details.starttls_refused).toBeUndefined()
       expect(garbage[protocol].handedOver).toBe(0)
     })
   }
