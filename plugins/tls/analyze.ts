@@ -14,7 +14,14 @@ import type { OcspStaple } from './ocsp.ts'
 import { parseOcspStaple } from './ocsp.ts'
 import { summarize } from './present.ts'
 import type { TlsSettings } from './target.ts'
-import { reach, targetFields } from './target.ts'
+import { onStarttlsPort, reach, targetFields } from './target.ts'
+import type { StarttlsProtocol } from '../../registry/tls/schemas/starttls-param.ts'
+import { fanOut } from '../../runtime/net/child-signals.ts'
+import { createPool } from './pool.ts'
+import type { ProbeContext } from './probe-context.ts'
+import { deepScan, groupList, schemeList } from './deep-scan.ts'
+import { checkFindings } from './check-findings.ts'
+import type { Hsts } from './hsts.ts'
 
 // GET /api/tls/analyze/{host}: everything at once — the handshake, the served
 // chain, a full protocol and suite scan and one HTTPS GET for HSTS, run in
@@ -39,14 +46,42 @@ function staple(der: Buffer | null, leaf: CertificateDetails, issuer: X509Certif
   }
 }
 
-export async function tlsAnalyze(settings: TlsSettings, target: TlsTarget, signal: AbortSignal, now: Date) {
+/** HSTS is an HTTP header: over STARTTLS there is no HTTP to ask. */
+function noHsts(starttls: StarttlsProtocol): Hsts {
+  return { checked: false, error: `not checked: HSTS is an HTTP header, and this is ${starttls} over STARTTLS`, status: null, header: null, present: false, max_age: null, include_subdomains: false, preload: false, long_max_age: false }
+}
+
+export async function tlsAnalyze(settings: TlsSettings, asked: TlsTarget, signal: AbortSignal, now: Date, starttls: StarttlsProtocol | null = null) {
   const started = performance.now()
-  const r = await reach(settings, target, signal)
-  const [certs, scan, hsts] = await Promise.all([
-    servedCertificates(settings, r, signal),
-    scanTarget(settings, r, signal),
-    fetchHsts(settings.network, target, { address: r.address, ca: settings.trust.ca, timeoutMs: settings.handshakeTimeoutMs }, signal),
-  ])
+  const target = onStarttlsPort(asked, starttls ?? undefined)
+  const r = await reach(settings, target, signal, starttls)
+  // One pool for every probe of the analysis (the cipher scan, the group and
+  // signature scans, the active checks): the connections held open on the
+  // target never exceed it, beside the handshake, chain probe and HSTS request.
+  const scope = fanOut(signal, settings.concurrency + 4)
+  let opened = 0
+  const ctx: ProbeContext = {
+    dial: r.dial,
+    serverName: r.serverName,
+    signal: scope.signal,
+    timeoutMs: settings.probeTimeoutMs,
+    handshakeTimeoutMs: settings.handshakeTimeoutMs,
+    pooled: createPool(settings.concurrency),
+    opened: () => void opened++,
+  }
+  let certs: Awaited<ReturnType<typeof servedCertificates>>
+  let scan: Awaited<ReturnType<typeof scanTarget>>
+  let hsts: Hsts
+  let deep: Awaited<ReturnType<typeof deepScan>>
+  try {
+    ;[certs, [scan, deep], hsts] = await Promise.all([
+      servedCertificates(settings, r, signal),
+      scanTarget(settings, r, scope.signal, ctx.pooled).then(async (s) => [s, await deepScan(ctx, s)] as const),
+      starttls ? noHsts(starttls) : fetchHsts(settings.network, target, { address: r.address, ca: settings.trust.ca, timeoutMs: settings.handshakeTimeoutMs }, signal),
+    ])
+  } finally {
+    scope.close()
+  }
   const hs = certs.handshake
   const chain = analyzeChain(certs.certificates, settings.trust)
   const leaf = parseCertificate(certs.certificates[0]!, now)
@@ -79,7 +114,8 @@ export async function tlsAnalyze(settings: TlsSettings, target: TlsTarget, signa
     ocsp,
     hsts,
     now,
-  })
+  }).filter((f) => !(starttls && f.id === 'hsts_not_checked'))
+  findings.push(...checkFindings({ checks: deep.checks, groups: deep.groups, sigalgs: deep.sigalgs, http: starttls === null }))
   const keyBits = Math.min(rsaEquivalent(leaf.public_key.type, leaf.public_key.bits), dhBits ?? Number.POSITIVE_INFINITY)
   const p = protocolScore(supported.map((x) => x.protocol))
   const k = keyExchangeScore(keyBits)
@@ -149,7 +185,11 @@ export async function tlsAnalyze(settings: TlsSettings, target: TlsTarget, signa
       matches_certificate: ocsp?.matches_certificate ?? null,
     },
     hsts,
+    groups: groupList(deep.groups),
+    signature_algorithms: schemeList(deep.sigalgs),
+    checks: deep.checks,
     findings,
+    probes: scan.probes + opened,
     duration_ms: Math.round(performance.now() - started),
   }
 }

@@ -8,7 +8,8 @@ import { matchHostname } from './hostname.ts'
 import type { ServedChain } from './probe.ts'
 import { probeServedChain } from './probe.ts'
 import type { Reached, TlsSettings } from './target.ts'
-import { reach, targetFields } from './target.ts'
+import { onStarttlsPort, reach, targetFields } from './target.ts'
+import type { StarttlsProtocol } from '../../registry/tls/schemas/starttls-param.ts'
 
 // GET /api/tls/certificate/{host}: the leaf and the chain exactly as served.
 // node:tls reorders the chain and drops what it does not use, so the served
@@ -35,8 +36,9 @@ export async function servedCertificates(settings: TlsSettings, r: Reached, sign
   return { handshake, certificates: chain, source: 'handshake', served: null }
 }
 
-export async function tlsCertificate(settings: TlsSettings, target: TlsTarget, signal: AbortSignal, now: Date) {
-  const r = await reach(settings, target, signal)
+export async function tlsCertificate(settings: TlsSettings, asked: TlsTarget, signal: AbortSignal, now: Date, starttls: StarttlsProtocol | null = null) {
+  const target = onStarttlsPort(asked, starttls ?? undefined)
+  const r = await reach(settings, target, signal, starttls)
   const { handshake, certificates, source, served } = await servedCertificates(settings, r, signal)
   const parsed = certificates.map((der, position) => ({ position, ...parseCertificate(der, now) }))
   const leaf = parsed[0]!

@@ -3,6 +3,7 @@ import { PROTOCOLS } from './client-hello.ts'
 import { LEGACY_SUITES, TLS13_SUITES } from './cipher-suites.ts'
 import { fanOut } from '../../runtime/net/child-signals.ts'
 import { createPool } from './pool.ts'
+import type { Pooled } from './probe-context.ts'
 import type { Dial, FailureReason, HelloOutcome } from './probe.ts'
 import { probeHello } from './probe.ts'
 
@@ -45,6 +46,8 @@ export interface ScanOptions {
   probeTimeoutMs: number
   /** Subsets per TLS <= 1.2 protocol. */
   subsets?: number
+  /** A pool shared with other scans of the same analysis (probe-context.ts); by default the scan's own of `concurrency`. */
+  pooled?: Pooled
 }
 
 function deal<T>(items: readonly T[], n: number): T[][] {
@@ -65,7 +68,7 @@ export async function scanCiphers(dial: Dial, options: ScanOptions): Promise<Cip
 /** The scan, its probes hanging off `signal` (at most `concurrency` of them at a time: the pool's bound). */
 async function scanWithin(dial: Dial, options: ScanOptions, signal: AbortSignal): Promise<CipherScan> {
   const started = performance.now()
-  const pooled = createPool(options.concurrency)
+  const pooled = options.pooled ?? createPool(options.concurrency)
   let probes = 0
   let failed = 0
   let answers = 0

@@ -6,12 +6,14 @@ import type { Finding } from './findings.ts'
 import type { TlsTarget } from '../../registry/tls/schemas/host-param.ts'
 import { suiteData, summarize } from './present.ts'
 import type { Reached, TlsSettings } from './target.ts'
-import { reach, targetFields } from './target.ts'
+import { onStarttlsPort, reach, targetFields } from './target.ts'
+import type { Pooled } from './probe-context.ts'
+import type { StarttlsProtocol } from '../../registry/tls/schemas/starttls-param.ts'
 
 // GET /api/tls/ciphers/{host}: every protocol and suite the server accepts.
 
-export async function scanTarget(settings: TlsSettings, r: Reached, signal: AbortSignal): Promise<CipherScan> {
-  const scan = await scanCiphers(r.dial, { serverName: r.serverName, signal, concurrency: settings.concurrency, probeTimeoutMs: settings.probeTimeoutMs })
+export async function scanTarget(settings: TlsSettings, r: Reached, signal: AbortSignal, pooled?: Pooled): Promise<CipherScan> {
+  const scan = await scanCiphers(r.dial, { serverName: r.serverName, signal, concurrency: settings.concurrency, probeTimeoutMs: settings.probeTimeoutMs, ...(pooled ? { pooled } : {}) })
   // Nothing accepted, and either probes failed outright (closed, silent, not TLS) or
   // not one hello got a TLS answer: a hang-up is how some servers refuse a hello,
   // but a port that hangs up on every one of them has not been shown to speak TLS
@@ -46,8 +48,8 @@ export function distinctSuites(scan: CipherScan) {
   return [...new Set(scan.protocols.flatMap((p) => p.suites))].map(suiteOf)
 }
 
-export async function tlsCiphers(settings: TlsSettings, target: TlsTarget, signal: AbortSignal) {
-  const r = await reach(settings, target, signal)
+export async function tlsCiphers(settings: TlsSettings, asked: TlsTarget, signal: AbortSignal, starttls: StarttlsProtocol | null = null) {
+  const r = await reach(settings, onStarttlsPort(asked, starttls ?? undefined), signal, starttls)
   const scan = await scanTarget(settings, r, signal)
   const rows = scan.protocols
     .slice()

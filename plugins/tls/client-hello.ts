@@ -22,17 +22,7 @@ export function protocolName(version: number): ProtocolName | null {
 
 export const GROUP = { secp256r1: 23, secp384r1: 24, secp521r1: 25, x25519: 29, x448: 30 } as const
 
-const GROUP_NAMES: Record<number, string> = {
-  1: 'sect163k1', 2: 'sect163r1', 3: 'sect163r2', 4: 'sect193r1', 5: 'sect193r2', 6: 'sect233k1', 7: 'sect233r1', 8: 'sect239k1',
-  9: 'sect283k1', 10: 'sect283r1', 11: 'sect409k1', 12: 'sect409r1', 13: 'sect571k1', 14: 'sect571r1', 15: 'secp160k1',
-  16: 'secp160r1', 17: 'secp160r2', 18: 'secp192k1', 19: 'secp192r1', 20: 'secp224k1', 21: 'secp224r1', 22: 'secp256k1',
-  23: 'secp256r1', 24: 'secp384r1', 25: 'secp521r1', 26: 'brainpoolP256r1', 27: 'brainpoolP384r1', 28: 'brainpoolP512r1',
-  29: 'x25519', 30: 'x448', 256: 'ffdhe2048', 257: 'ffdhe3072', 258: 'ffdhe4096', 259: 'ffdhe6144', 260: 'ffdhe8192',
-}
-
-export function groupName(id: number): string {
-  return GROUP_NAMES[id] ?? `0x${id.toString(16).padStart(4, '0')}`
-}
+export { groupName } from './named-groups.ts'
 
 // Every named group, modern first: a server with any elliptic curve at all can pick ECDHE.
 const SUPPORTED_GROUPS = [29, 23, 24, 25, 30, 256, 257, 258, 259, 260, 26, 27, 28, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
@@ -58,6 +48,24 @@ export interface ClientHelloOptions {
   keyShares?: readonly KeyShare[]
   /** Ask for a stapled OCSP response (status_request). */
   statusRequest?: boolean
+  /** supported_groups; default: every named group, modern first. */
+  groups?: readonly number[]
+  /** signature_algorithms; default: every scheme incl. SHA-1 and DSA. */
+  signatureAlgorithms?: readonly number[]
+  /**
+   * signature_algorithms_cert (RFC 8446 §4.2.3): what the certificate chain may be
+   * signed with, so that a hello offering one handshake signature scheme alone
+   * still accepts whatever the server's certificate is signed with.
+   */
+  signatureAlgorithmsCert?: readonly number[]
+  /** compression_methods; default [0] (null). [1, 0] offers DEFLATE (the CRIME check). */
+  compressionMethods?: readonly number[]
+  /** The heartbeat extension (RFC 6520), peer_allowed_to_send. */
+  heartbeat?: boolean
+  /** Signalling suites appended to the list (TLS_FALLBACK_SCSV 0x5600). */
+  scsv?: readonly number[]
+  /** Leave out renegotiation_info (default: sent, empty, as RFC 5746 asks of an initial hello). */
+  noRenegotiationInfo?: boolean
 }
 
 export interface ClientHello {
@@ -79,8 +87,8 @@ export function buildClientHello(o: ClientHelloOptions): ClientHello {
   const max = Math.max(...o.versions)
   const ssl3 = max === 0x0300
   const legacyVersion = Math.min(max, 0x0303)
-  const suites = ssl3 ? [...o.suites, 0x00ff] : o.suites // SSLv3 has no extensions: signal secure renegotiation by SCSV
-  const parts: Buffer[] = [u16(legacyVersion), randomBytes(32), vec8(ssl3 ? Buffer.alloc(0) : randomBytes(32)), list16(suites), vec8(Buffer.from([0]))]
+  const suites = [...o.suites, ...(o.scsv ?? []), ...(ssl3 && !o.noRenegotiationInfo ? [0x00ff] : [])] // SSLv3 has no extensions: signal secure renegotiation by SCSV
+  const parts: Buffer[] = [u16(legacyVersion), randomBytes(32), vec8(ssl3 ? Buffer.alloc(0) : randomBytes(32)), list16(suites), vec8(Buffer.from(o.compressionMethods ?? [0]))]
   if (!ssl3) {
     const extensions: Buffer[] = []
     const name = o.serverName && isIP(o.serverName) === 0 ? o.serverName : null
@@ -88,12 +96,13 @@ export function buildClientHello(o: ClientHelloOptions): ClientHello {
       const host = Buffer.from(name, 'ascii')
       extensions.push(extension(0, vec16(Buffer.concat([u8(0), vec16(host)]))))
     }
-    extensions.push(extension(10, list16(SUPPORTED_GROUPS)))
+    extensions.push(extension(10, list16(o.groups ?? SUPPORTED_GROUPS)))
     extensions.push(extension(11, vec8(Buffer.from([0]))))
-    extensions.push(extension(13, list16(SIGNATURE_ALGORITHMS)))
+    extensions.push(extension(13, list16(o.signatureAlgorithms ?? SIGNATURE_ALGORITHMS)))
+    if (o.signatureAlgorithmsCert) extensions.push(extension(50, list16(o.signatureAlgorithmsCert)))
     if (o.statusRequest) extensions.push(extension(5, Buffer.from([1, 0, 0, 0, 0])))
     extensions.push(extension(23, Buffer.alloc(0)))
-    extensions.push(extension(0xff01, Buffer.from([0])))
+    if (!o.noRenegotiationInfo) extensions.push(extension(0xff01, Buffer.from([0])))
     if (max === 0x0304) {
       const versions = [...o.versions].sort((a, b) => b - a)
       extensions.push(extension(43, vec8(Buffer.concat(versions.map(u16)))))
@@ -101,6 +110,8 @@ export function buildClientHello(o: ClientHelloOptions): ClientHello {
       const shares = (o.keyShares ?? []).map((s) => Buffer.concat([u16(s.group), vec16(s.key)]))
       extensions.push(extension(51, vec16(Buffer.concat(shares))))
     }
+    // Last: some servers refuse a hello whose final extension is empty (testssl.sh PR #792).
+    if (o.heartbeat) extensions.push(extension(15, Buffer.from([1])))
     parts.push(vec16(Buffer.concat(extensions)))
   }
   const body = Buffer.concat(parts)

@@ -6,7 +6,8 @@ import type { TlsTarget } from '../../registry/tls/schemas/host-param.ts'
 import { matchHostname } from './hostname.ts'
 import { suiteData } from './present.ts'
 import type { Reached, TlsSettings } from './target.ts'
-import { reach, targetFields } from './target.ts'
+import { onStarttlsPort, reach, targetFields } from './target.ts'
+import type { StarttlsProtocol } from '../../registry/tls/schemas/starttls-param.ts'
 
 // GET /api/tls/{host}: one handshake, as a browser-like client sees it.
 
@@ -16,8 +17,9 @@ export async function handshakeWith(settings: TlsSettings, r: Reached, signal: A
   return hs
 }
 
-export async function tlsConnection(settings: TlsSettings, target: TlsTarget, signal: AbortSignal, now: Date) {
-  const r = await reach(settings, target, signal)
+export async function tlsConnection(settings: TlsSettings, asked: TlsTarget, signal: AbortSignal, now: Date, starttls: StarttlsProtocol | null = null) {
+  const target = onStarttlsPort(asked, starttls ?? undefined)
+  const r = await reach(settings, target, signal, starttls)
   const hs = await handshakeWith(settings, r, signal)
   const leaf = parseCertificate(hs.peer_chain[0]!, now)
   const hostname = matchHostname(target, leaf)

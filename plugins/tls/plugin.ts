@@ -26,9 +26,9 @@ export default definePlugin({
     api.log.debug({ roots: system.pems.length, origin: system.origin }, 'TLS system roots')
     const settings = tlsSettings(api.config, api.network, createTrustStore({ system, ...(extraCaFile ? { extraPem: readFileSync(extraCaFile, 'utf8') } : {}) }))
     api.upstream('tls', settings)
-    api.resolve(connection, ({ host }, ctx) => tlsConnection(settings, host, ctx.signal, new Date(ctx.clock.now())))
-    api.resolve(certificate, ({ host }, ctx) => tlsCertificate(settings, host, ctx.signal, new Date(ctx.clock.now())))
-    api.resolve(ciphers, ({ host }, ctx) => tlsCiphers(settings, host, ctx.signal))
-    api.resolve(analyze, ({ host }, ctx) => tlsAnalyze(settings, host, ctx.signal, new Date(ctx.clock.now())))
+    api.resolve(connection, ({ host, starttls }, ctx) => tlsConnection(settings, host, ctx.signal, new Date(ctx.clock.now()), starttls ?? null))
+    api.resolve(certificate, ({ host, starttls }, ctx) => tlsCertificate(settings, host, ctx.signal, new Date(ctx.clock.now()), starttls ?? null))
+    api.resolve(ciphers, ({ host, starttls }, ctx) => tlsCiphers(settings, host, ctx.signal, starttls ?? null))
+    api.resolve(analyze, ({ host, starttls }, ctx) => tlsAnalyze(settings, host, ctx.signal, new Date(ctx.clock.now()), starttls ?? null))
   },
 })

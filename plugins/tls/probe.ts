@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net'
 import { deadline as withDeadline } from '../../runtime/net/child-signals.ts'
-import type { ClientHello } from './client-hello.ts'
+import type { ClientHello, ClientHelloOptions } from './client-hello.ts'
 import { buildClientHello } from './client-hello.ts'
 import type { CertificateEntry, ServerHello } from './server-flight.ts'
 import { ALERTS, FlightReader, HANDSHAKE, parseCertificateMessage, parseCertificateStatus, parseServerHello, parseServerKeyExchange } from './server-flight.ts'
@@ -86,8 +86,10 @@ function run(dial: Dial, hello: ClientHello, timeoutMs: number, signal: AbortSig
         s.write(hello.record)
       },
       (error: Error) => {
-        const refused = (error as { details?: { reason?: string } }).details?.reason === 'refused'
-        finish({ kind: 'failed', reason: deadline.aborted ? 'timeout' : refused ? 'refused' : 'network', message: error.message })
+        const reason = (error as { details?: { reason?: string } }).details?.reason
+        // A STARTTLS dialogue that went wrong (dial() speaks it) is a port that does not lead to TLS.
+        const failure: FailureReason = deadline.aborted ? 'timeout' : reason === 'refused' ? 'refused' : reason === 'bad_response' ? 'not_tls' : 'network'
+        finish({ kind: 'failed', reason: failure, message: error.message })
       },
     )
   })
@@ -105,6 +107,38 @@ export async function probeHello(dial: Dial, probe: HelloProbe, timeoutMs: numbe
   const hello = buildClientHello({ ...probe, keyShares })
   const { outcome } = await run(dial, hello, timeoutMs, signal, () => true)
   return outcome
+}
+
+export interface HelloExchange {
+  reader: FlightReader
+  outcome: HelloOutcome
+  /** The server chose TLS 1.3 and its encrypted flight is being decrypted (keys were given and fit). */
+  decrypting: boolean
+}
+
+/**
+ * One ClientHello of any shape (client-hello.ts options), read until `enough`.
+ * With `keys` (whose shares the hello must carry), a TLS 1.3 server's encrypted
+ * flight is decrypted as it arrives, for the probes that read past the ServerHello.
+ */
+export async function exchangeHello(dial: Dial, options: ClientHelloOptions, timeoutMs: number, signal: AbortSignal, enough: (reader: FlightReader) => boolean, keys?: ClientKeys): Promise<HelloExchange> {
+  const hello = buildClientHello(options)
+  let decrypting = false
+  let unreadable = false
+  const { reader, outcome } = await run(
+    dial,
+    hello,
+    timeoutMs,
+    signal,
+    (r) => unreadable || enough(r),
+    (r, serverHello) => {
+      if (serverHello.version !== 0x0304 || !keys) return
+      r.decrypter = serverHello.retry ? null : serverHandshakeDecrypter(keys, serverHello, hello.message, r.find(HANDSHAKE.serverHello)!.raw)
+      decrypting = r.decrypter !== null
+      unreadable = !decrypting
+    },
+  )
+  return { reader, outcome, decrypting }
 }
 
 // Enumeration never decrypts: one set of public shares serves every probe (the

@@ -2,7 +2,7 @@
 // messages inside them (which may span records or share one), alerts, and — once
 // a TLS 1.3 decrypter is installed — the encrypted part of the flight.
 
-export const CONTENT = { changeCipherSpec: 20, alert: 21, handshake: 22, applicationData: 23 } as const
+export const CONTENT = { changeCipherSpec: 20, alert: 21, handshake: 22, applicationData: 23, heartbeat: 24 } as const
 export const HANDSHAKE = {
   serverHello: 2,
   encryptedExtensions: 8,
@@ -13,7 +13,15 @@ export const HANDSHAKE = {
   certificateVerify: 15,
   finished: 20,
   certificateStatus: 22,
+  newSessionTicket: 4,
 } as const
+
+/**
+ * What one exchange reads from a server at most. A certificate chain is rarely
+ * over 20 KB; a hostile server that streams records (or announces a 16 MB
+ * handshake message and feeds it) is cut off here instead of filling memory.
+ */
+export const MAX_FLIGHT_BYTES = 256 * 1024
 
 // SHA-256("HelloRetryRequest"): the ServerHello.random of a HelloRetryRequest (RFC 8446 §4.1.3).
 const HRR_RANDOM = Buffer.from('cf21ad74e59a6111be1d8c021e65b891c2a211167abb8c5e079e09e2c8a8339c', 'hex')
@@ -47,6 +55,16 @@ export class FlightReader {
   /** A record or message could not be parsed or decrypted. */
   malformed: string | null = null
   decrypter: RecordDecrypter | null = null
+  /** Bytes received so far (bounded by MAX_FLIGHT_BYTES). */
+  received = 0
+  /**
+   * Heartbeat records (RFC 6520) go here and nowhere else: they are never kept,
+   * so the only code that sees one is the Heartbleed check's, which looks at the
+   * bytes it sent itself (checks/heartbleed.ts).
+   */
+  onHeartbeat: ((payload: Buffer) => void) | null = null
+  /** ChangeCipherSpec records seen (session resumption, the CCS check). */
+  changeCipherSpecs = 0
   /**
    * Called as each handshake message completes, before the next record is read:
    * the ServerHello hook installs the TLS 1.3 decrypter in time for the records
@@ -55,12 +73,19 @@ export class FlightReader {
   onMessage: ((message: HandshakeMessage) => void) | null = null
 
   push(chunk: Buffer): void {
+    if (this.notTls || this.malformed) return
+    this.received += chunk.length
+    if (this.received > MAX_FLIGHT_BYTES) {
+      this.malformed = `the server sent more than ${MAX_FLIGHT_BYTES} bytes`
+      this.pending = Buffer.alloc(0)
+      return
+    }
     this.pending = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk
     while (this.pending.length >= 5 && !this.notTls && !this.malformed) {
       const type = this.pending[0]!
       const major = this.pending[1]!
       const length = this.pending.readUInt16BE(3)
-      if (type < 20 || type > 23 || major !== 3 || length > 18_432) {
+      if (type < 20 || type > 24 || major !== 3 || length > 18_432) {
         if (this.messages.length === 0 && !this.alert) this.notTls = true
         else this.malformed = `unexpected record header ${this.pending.subarray(0, 5).toString('hex')}`
         return
@@ -87,6 +112,8 @@ export class FlightReader {
   }
 
   private content(type: number, data: Buffer): void {
+    if (type === CONTENT.heartbeat) return void this.onHeartbeat?.(data)
+    if (type === CONTENT.changeCipherSpec) return void this.changeCipherSpecs++
     if (type === CONTENT.alert) {
       if (data.length >= 2) this.alert ??= { level: data[0]!, description: data[1]! }
       return
@@ -219,9 +246,64 @@ export function parseServerKeyExchange(body: Buffer, keyExchange: string): { gro
   return { group: null, dh_bits: null }
 }
 
+/** The signature scheme of a TLS 1.2 ServerKeyExchange (after the ECDHE or DHE parameters), or null. */
+export function serverKeyExchangeScheme(body: Buffer, keyExchange: string): number | null {
+  try {
+    const c = new Cursor(body)
+    if (keyExchange === 'ECDHE') {
+      if (c.u8() !== 3) return null
+      c.u16()
+      c.vec8()
+    } else if (keyExchange === 'DHE') {
+      c.vec16()
+      c.vec16()
+      c.vec16()
+    } else return null
+    return c.remaining >= 4 ? c.u16() : null
+  } catch {
+    return null
+  }
+}
+
+/** The group a HelloRetryRequest asks for (its key_share holds just the group), or a ServerHello's share's group. */
+export function keyShareGroup(hello: ServerHello): number | null {
+  const share = hello.extensions.get(51)
+  return share && share.length >= 2 ? share.readUInt16BE(0) : null
+}
+
+export interface NewSessionTicket {
+  lifetime_s: number
+  ticket_bytes: number
+  /** max_early_data_size of the ticket's early_data extension (RFC 8446 §4.6.1), null without one. */
+  max_early_data: number | null
+}
+
+/** A TLS 1.3 NewSessionTicket message body (RFC 8446 §4.6.1). */
+export function parseNewSessionTicket(body: Buffer): NewSessionTicket {
+  const c = new Cursor(body)
+  const lifetime = c.bytes(4).readUInt32BE(0)
+  c.bytes(4) // ticket_age_add
+  c.vec8() // nonce
+  const ticket = c.vec16()
+  const ext = new Cursor(c.vec16())
+  let early: number | null = null
+  while (ext.remaining >= 4) {
+    const type = ext.u16()
+    const data = ext.vec16()
+    if (type === 42 && data.length === 4) early = data.readUInt32BE(0)
+  }
+  return { lifetime_s: lifetime, ticket_bytes: ticket.length, max_early_data: early }
+}
+
+/** The first alert a reader has seen (a function, so a caller's earlier check does not narrow it for good). */
+export function alertOf(reader: FlightReader): { level: number; description: number } | null {
+  return reader.alert
+}
+
 export const ALERTS: Record<number, string> = {
   0: 'close_notify', 10: 'unexpected_message', 20: 'bad_record_mac', 22: 'record_overflow', 40: 'handshake_failure', 42: 'bad_certificate',
   47: 'illegal_parameter', 48: 'unknown_ca', 50: 'decode_error', 51: 'decrypt_error', 70: 'protocol_version', 71: 'insufficient_security',
-  80: 'internal_error', 86: 'inappropriate_fallback', 90: 'user_canceled', 109: 'missing_extension', 110: 'unsupported_extension',
+  21: 'decryption_failed', 30: 'decompression_failure', 43: 'unsupported_certificate', 49: 'access_denied',
+  80: 'internal_error', 86: 'inappropriate_fallback', 90: 'user_canceled', 100: 'no_renegotiation', 109: 'missing_extension', 110: 'unsupported_extension',
   112: 'unrecognized_name', 116: 'certificate_required', 120: 'no_application_protocol',
 }

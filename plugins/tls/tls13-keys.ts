@@ -10,7 +10,7 @@ import type { RecordDecrypter, ServerHello } from './server-flight.ts'
 // analysis needs. Only the server handshake traffic key is derived; the probe
 // never finishes the handshake.
 
-interface Aead {
+export interface Aead {
   cipher: 'aes-128-gcm' | 'aes-256-gcm' | 'chacha20-poly1305'
   keyLength: number
   hash: 'sha256' | 'sha384'
@@ -87,19 +87,31 @@ export function serverHandshakeDecrypter(keys: ClientKeys, hello: ServerHello, c
   const handshakeSecret = hkdfExtract(hash, derived, shared)
   const transcript = createHash(hash).update(clientHello).update(serverHelloRaw).digest()
   const serverSecret = hkdfExpandLabel(hash, handshakeSecret, 's hs traffic', transcript, hashLength)
-  const key = hkdfExpandLabel(hash, serverSecret, 'key', Buffer.alloc(0), aead.keyLength)
-  const iv = hkdfExpandLabel(hash, serverSecret, 'iv', Buffer.alloc(0), 12)
+  return trafficDecrypter(aead, serverSecret)
+}
+
+/**
+ * Decrypts the records protected by one traffic secret (RFC 8446 §5.2, §7.3),
+ * in order: sequence numbers count from 0 per secret. Also used with the
+ * application secret node:tls logs (keylog) to read post-handshake messages.
+ */
+export function trafficDecrypter(aead: Aead, secret: Buffer): RecordDecrypter {
+  const { hash } = aead
+  const key = hkdfExpandLabel(hash, secret, 'key', Buffer.alloc(0), aead.keyLength)
+  const iv = hkdfExpandLabel(hash, secret, 'iv', Buffer.alloc(0), 12)
   let sequence = 0n
   return (header, payload) => {
     if (payload.length < 17) throw new Error('record too short')
     const nonce = Buffer.from(iv)
     const seq = Buffer.alloc(8)
-    seq.writeBigUInt64BE(sequence++)
+    seq.writeBigUInt64BE(sequence)
     for (let i = 0; i < 8; i++) nonce[4 + i]! ^= seq[i]!
     const decipher = aead.cipher === 'chacha20-poly1305' ? createDecipheriv(aead.cipher, key, nonce, { authTagLength: 16 }) : createDecipheriv(aead.cipher, key, nonce)
     decipher.setAAD(header, { plaintextLength: payload.length - 16 })
     decipher.setAuthTag(payload.subarray(payload.length - 16))
     const plain = Buffer.concat([decipher.update(payload.subarray(0, payload.length - 16)), decipher.final()])
+    // Only a record that authenticated moves the sequence on.
+    sequence++
     let end = plain.length - 1
     while (end >= 0 && plain[end] === 0) end--
     if (end < 0) throw new Error('record without content type')

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { defineEndpoint } from '../../runtime/define-endpoint.ts'
 import { TlsHostParam } from './schemas/host-param.ts'
+import { StarttlsParam } from './schemas/starttls-param.ts'
 import { TlsAnalyzeData } from './schemas/tls-data.ts'
 
 export default defineEndpoint({
@@ -12,7 +13,7 @@ export default defineEndpoint({
   summary: 'Hostname match, chain building and trust, expiry, key size, signatures, protocols, suites, OCSP stapling and HSTS, graded A+ to F (T: untrusted, M: name mismatch) with findings',
   description:
     "Collects the handshake, the served chain, every protocol and cipher suite the host accepts, and the HSTS header of one HTTPS GET in parallel, then grades them after SSL Labs' guide: A+ to F, T when the chain is not trusted, M when the name does not match (grade_if_trusted keeps the letter the configuration earns). Each finding has its severity, fix and the grade it caps. Costs 10 units; cached 15 minutes.",
-  params: z.object({ host: TlsHostParam }),
+  params: z.object({ host: TlsHostParam, starttls: StarttlsParam }),
   data: TlsAnalyzeData,
   upstreams: ['tls'],
   cache: { ttl: '15m' },

@@ -15151,6 +15151,8 @@ export interface operations {
                 include_meta?: components["parameters"]["include_meta"];
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
+                /** @description Speak this protocol in plaintext and upgrade with STARTTLS before TLS: smtp (port 25; submission: give :587), imap (143), pop3 (110), ftp (21, AUTH TLS), xmpp (5222), ldap (389), postgres (5432), mysql (3306). The port is the protocol’s unless the host names one. */
+                starttls?: "smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql";
             };
             header?: never;
             path: {
@@ -15246,6 +15248,8 @@ export interface operations {
                             protocol: "SSLv3" | "TLSv1.0" | "TLSv1.1" | "TLSv1.2" | "TLSv1.3";
                             /** @description SNI sent (null for IP targets) */
                             server_name: string | null;
+                            /** @description The protocol spoken before TLS (STARTTLS), or null for implicit TLS */
+                            starttls: ("smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql") | null;
                             /** @description Chain verified, name matches, and the certificate is within its dates */
                             valid: boolean;
                             verify_error: string | null;
@@ -15330,6 +15334,8 @@ export interface operations {
                             protocol: "SSLv3" | "TLSv1.0" | "TLSv1.1" | "TLSv1.2" | "TLSv1.3";
                             /** @description SNI sent (null for IP targets) */
                             server_name: string | null;
+                            /** @description The protocol spoken before TLS (STARTTLS), or null for implicit TLS */
+                            starttls: ("smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql") | null;
                             /** @description Chain verified, name matches, and the certificate is within its dates */
                             valid: boolean;
                             verify_error: string | null;
@@ -15395,6 +15401,8 @@ export interface operations {
                 pretty?: components["parameters"]["pretty"];
                 /** @description Dotted key to sort the endpoint's lists by */
                 sort?: components["parameters"]["sort"];
+                /** @description Speak this protocol in plaintext and upgrade with STARTTLS before TLS: smtp (port 25; submission: give :587), imap (143), pop3 (110), ftp (21, AUTH TLS), xmpp (5222), ldap (389), postgres (5432), mysql (3306). The port is the protocol’s unless the host names one. */
+                starttls?: "smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql";
             };
             header?: never;
             path: {
@@ -15466,6 +15474,108 @@ export interface operations {
                                 verified: boolean;
                                 verify_error: string | null;
                             };
+                            /** @description The active checks, each with its evidence */
+                            checks: {
+                                /** @description CVE-2014-0224: ChangeCipherSpec before the key exchange */
+                                ccs_injection: {
+                                    /** @description What the server did on the wire */
+                                    evidence: string;
+                                    /** @description true: nothing to fix; false: a finding says what; null: not applicable or not decidable */
+                                    ok: boolean | null;
+                                    /** @description What was found, in the check’s words: supported, not_supported, vulnerable, not_vulnerable, refused, accepted, offered, enabled, not_applicable, unknown, ... */
+                                    result: string;
+                                };
+                                /** @description A client-initiated renegotiation after a full TLS <= 1.2 handshake (accepted: a DoS lever, CVE-2011-1473) */
+                                client_renegotiation: {
+                                    /** @description What the server did on the wire */
+                                    evidence: string;
+                                    /** @description true: nothing to fix; false: a finding says what; null: not applicable or not decidable */
+                                    ok: boolean | null;
+                                    /** @description What was found, in the check’s words: supported, not_supported, vulnerable, not_vulnerable, refused, accepted, offered, enabled, not_applicable, unknown, ... */
+                                    result: string;
+                                };
+                                /** @description TLS compression (CRIME): DEFLATE offered, chosen or not */
+                                compression: {
+                                    /** @description What the server did on the wire */
+                                    evidence: string;
+                                    /** @description true: nothing to fix; false: a finding says what; null: not applicable or not decidable */
+                                    ok: boolean | null;
+                                    /** @description What was found, in the check’s words: supported, not_supported, vulnerable, not_vulnerable, refused, accepted, offered, enabled, not_applicable, unknown, ... */
+                                    result: string;
+                                };
+                                /** @description TLS 1.3 0-RTT: early_data in the session tickets */
+                                early_data: {
+                                    /** @description What the server did on the wire */
+                                    evidence: string;
+                                    /** @description true: nothing to fix; false: a finding says what; null: not applicable or not decidable */
+                                    ok: boolean | null;
+                                    /** @description What was found, in the check’s words: supported, not_supported, vulnerable, not_vulnerable, refused, accepted, offered, enabled, not_applicable, unknown, ... */
+                                    result: string;
+                                };
+                                /** @description RFC 7507: a lower-version hello with TLS_FALLBACK_SCSV refused with inappropriate_fallback */
+                                fallback_scsv: {
+                                    /** @description What the server did on the wire */
+                                    evidence: string;
+                                    /** @description true: nothing to fix; false: a finding says what; null: not applicable or not decidable */
+                                    ok: boolean | null;
+                                    /** @description What was found, in the check’s words: supported, not_supported, vulnerable, not_vulnerable, refused, accepted, offered, enabled, not_applicable, unknown, ... */
+                                    result: string;
+                                };
+                                /** @description The heartbeat extension (RFC 6520) acknowledged */
+                                heartbeat: {
+                                    /** @description What the server did on the wire */
+                                    evidence: string;
+                                    /** @description true: nothing to fix; false: a finding says what; null: not applicable or not decidable */
+                                    ok: boolean | null;
+                                    /** @description What was found, in the check’s words: supported, not_supported, vulnerable, not_vulnerable, refused, accepted, offered, enabled, not_applicable, unknown, ... */
+                                    result: string;
+                                };
+                                /** @description CVE-2014-0160, probed without reading server memory (an over-long request that can only echo our own bytes) */
+                                heartbleed: {
+                                    /** @description What the server did on the wire */
+                                    evidence: string;
+                                    /** @description true: nothing to fix; false: a finding says what; null: not applicable or not decidable */
+                                    ok: boolean | null;
+                                    /** @description What was found, in the check’s words: supported, not_supported, vulnerable, not_vulnerable, refused, accepted, offered, enabled, not_applicable, unknown, ... */
+                                    result: string;
+                                };
+                                /** @description ROBOT: five differently padded RSA key exchanges answered alike or not */
+                                robot: {
+                                    /** @description What the server did on the wire */
+                                    evidence: string;
+                                    /** @description true: nothing to fix; false: a finding says what; null: not applicable or not decidable */
+                                    ok: boolean | null;
+                                    /** @description What was found, in the check’s words: supported, not_supported, vulnerable, not_vulnerable, refused, accepted, offered, enabled, not_applicable, unknown, ... */
+                                    result: string;
+                                };
+                                /** @description RFC 5746: renegotiation_info in the ServerHello */
+                                secure_renegotiation: {
+                                    /** @description What the server did on the wire */
+                                    evidence: string;
+                                    /** @description true: nothing to fix; false: a finding says what; null: not applicable or not decidable */
+                                    ok: boolean | null;
+                                    /** @description What was found, in the check’s words: supported, not_supported, vulnerable, not_vulnerable, refused, accepted, offered, enabled, not_applicable, unknown, ... */
+                                    result: string;
+                                };
+                                /** @description Resumption by session id (TLS <= 1.2, no ticket offered) */
+                                session_id_resumption: {
+                                    /** @description What the server did on the wire */
+                                    evidence: string;
+                                    /** @description true: nothing to fix; false: a finding says what; null: not applicable or not decidable */
+                                    ok: boolean | null;
+                                    /** @description What was found, in the check’s words: supported, not_supported, vulnerable, not_vulnerable, refused, accepted, offered, enabled, not_applicable, unknown, ... */
+                                    result: string;
+                                };
+                                /** @description Resumption by session ticket (TLS 1.3 PSK when offered, else TLS 1.2 RFC 5077) */
+                                session_ticket_resumption: {
+                                    /** @description What the server did on the wire */
+                                    evidence: string;
+                                    /** @description true: nothing to fix; false: a finding says what; null: not applicable or not decidable */
+                                    ok: boolean | null;
+                                    /** @description What was found, in the check’s words: supported, not_supported, vulnerable, not_vulnerable, refused, accepted, offered, enabled, not_applicable, unknown, ... */
+                                    result: string;
+                                };
+                            };
                             cipher_summary: {
                                 /** @enum {string} */
                                 forward_secrecy: "all" | "some" | "none";
@@ -15476,6 +15586,8 @@ export interface operations {
                             dh_bits: number | null;
                             duration_ms: number;
                             findings: {
+                                /** @description What the server did on the wire (the active checks, groups, signature schemes) */
+                                evidence?: string;
                                 fix: string;
                                 /** @description The grade this finding caps the result at (T: trust, M: name mismatch) */
                                 grade_cap: string | null;
@@ -15491,6 +15603,29 @@ export interface operations {
                              * @enum {string}
                              */
                             grade_if_trusted: "A+" | "A" | "A-" | "B" | "C" | "D" | "E" | "F";
+                            /** @description Key exchange groups the server accepts */
+                            groups: {
+                                /** @description A post-quantum group (ML-KEM hybrid or pure) is among the TLS 1.3 groups; null without TLS 1.3 */
+                                post_quantum: boolean | null;
+                                /** @description Each curve offered alone with ECDHE suites on the highest TLS <= 1.2 version; null without ECDHE there */
+                                tls12: {
+                                    /** @description IANA code point, 0x11EC */
+                                    code: string;
+                                    /** @enum {string} */
+                                    kind: "ecdhe" | "ffdhe" | "hybrid" | "mlkem";
+                                    name: string;
+                                    post_quantum: boolean;
+                                }[] | null;
+                                /** @description Each group offered alone in a TLS 1.3 hello (no key share: the server asks for the one it takes); null without TLS 1.3 */
+                                tls13: {
+                                    /** @description IANA code point, 0x11EC */
+                                    code: string;
+                                    /** @enum {string} */
+                                    kind: "ecdhe" | "ffdhe" | "hybrid" | "mlkem";
+                                    name: string;
+                                    post_quantum: boolean;
+                                }[] | null;
+                            };
                             host: string;
                             hostname: {
                                 host: string;
@@ -15527,6 +15662,8 @@ export interface operations {
                                 this_update: string | null;
                             };
                             port: number;
+                            /** @description Connections the scans and checks opened (the handshake, chain probe and HSTS request aside) */
+                            probes: number;
                             protocols: {
                                 /** @enum {string} */
                                 protocol: "SSLv3" | "TLSv1.0" | "TLSv1.1" | "TLSv1.2" | "TLSv1.3";
@@ -15540,6 +15677,25 @@ export interface operations {
                             };
                             /** @description SNI sent (null for IP targets) */
                             server_name: string | null;
+                            /** @description Handshake signature schemes the server uses */
+                            signature_algorithms: {
+                                /** @description Schemes the server signed the TLS 1.2 ServerKeyExchange with when offered alone; null without (EC)DHE on TLS 1.2 */
+                                tls12: {
+                                    code: string;
+                                    hash: string | null;
+                                    name: string;
+                                    weak: boolean;
+                                }[] | null;
+                                /** @description Schemes the server signed CertificateVerify with when offered alone; null without TLS 1.3 */
+                                tls13: {
+                                    code: string;
+                                    hash: string | null;
+                                    name: string;
+                                    weak: boolean;
+                                }[] | null;
+                            };
+                            /** @description The protocol spoken before TLS (STARTTLS), or null for implicit TLS */
+                            starttls: ("smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql") | null;
                             trusted: boolean;
                         };
                         links?: components["schemas"]["Links"];
@@ -15597,6 +15753,108 @@ export interface operations {
                                 verified: boolean;
                                 verify_error: string | null;
                             };
+                            /** @description The active checks, each with its evidence */
+                            checks: {
+                                /** @description CVE-2014-0224: ChangeCipherSpec before the key exchange */
+                                ccs_injection: {
+                                    /** @description What the server did on the wire */
+                                    evidence: string;
+                                    /** @description true: nothing to fix; false: a finding says what; null: not applicable or not decidable */
+                                    ok: boolean | null;
+                                    /** @description What was found, in the check’s words: supported, not_supported, vulnerable, not_vulnerable, refused, accepted, offered, enabled, not_applicable, unknown, ... */
+                                    result: string;
+                                };
+                                /** @description A client-initiated renegotiation after a full TLS <= 1.2 handshake (accepted: a DoS lever, CVE-2011-1473) */
+                                client_renegotiation: {
+                                    /** @description What the server did on the wire */
+                                    evidence: string;
+                                    /** @description true: nothing to fix; false: a finding says what; null: not applicable or not decidable */
+                                    ok: boolean | null;
+                                    /** @description What was found, in the check’s words: supported, not_supported, vulnerable, not_vulnerable, refused, accepted, offered, enabled, not_applicable, unknown, ... */
+                                    result: string;
+                                };
+                                /** @description TLS compression (CRIME): DEFLATE offered, chosen or not */
+                                compression: {
+                                    /** @description What the server did on the wire */
+                                    evidence: string;
+                                    /** @description true: nothing to fix; false: a finding says what; null: not applicable or not decidable */
+                                    ok: boolean | null;
+                                    /** @description What was found, in the check’s words: supported, not_supported, vulnerable, not_vulnerable, refused, accepted, offered, enabled, not_applicable, unknown, ... */
+                                    result: string;
+                                };
+                                /** @description TLS 1.3 0-RTT: early_data in the session tickets */
+                                early_data: {
+                                    /** @description What the server did on the wire */
+                                    evidence: string;
+                                    /** @description true: nothing to fix; false: a finding says what; null: not applicable or not decidable */
+                                    ok: boolean | null;
+                                    /** @description What was found, in the check’s words: supported, not_supported, vulnerable, not_vulnerable, refused, accepted, offered, enabled, not_applicable, unknown, ... */
+                                    result: string;
+                                };
+                                /** @description RFC 7507: a lower-version hello with TLS_FALLBACK_SCSV refused with inappropriate_fallback */
+                                fallback_scsv: {
+                                    /** @description What the server did on the wire */
+                                    evidence: string;
+                                    /** @description true: nothing to fix; false: a finding says what; null: not applicable or not decidable */
+                                    ok: boolean | null;
+                                    /** @description What was found, in the check’s words: supported, not_supported, vulnerable, not_vulnerable, refused, accepted, offered, enabled, not_applicable, unknown, ... */
+                                    result: string;
+                                };
+                                /** @description The heartbeat extension (RFC 6520) acknowledged */
+                                heartbeat: {
+                                    /** @description What the server did on the wire */
+                                    evidence: string;
+                                    /** @description true: nothing to fix; false: a finding says what; null: not applicable or not decidable */
+                                    ok: boolean | null;
+                                    /** @description What was found, in the check’s words: supported, not_supported, vulnerable, not_vulnerable, refused, accepted, offered, enabled, not_applicable, unknown, ... */
+                                    result: string;
+                                };
+                                /** @description CVE-2014-0160, probed without reading server memory (an over-long request that can only echo our own bytes) */
+                                heartbleed: {
+                                    /** @description What the server did on the wire */
+                                    evidence: string;
+                                    /** @description true: nothing to fix; false: a finding says what; null: not applicable or not decidable */
+                                    ok: boolean | null;
+                                    /** @description What was found, in the check’s words: supported, not_supported, vulnerable, not_vulnerable, refused, accepted, offered, enabled, not_applicable, unknown, ... */
+                                    result: string;
+                                };
+                                /** @description ROBOT: five differently padded RSA key exchanges answered alike or not */
+                                robot: {
+                                    /** @description What the server did on the wire */
+                                    evidence: string;
+                                    /** @description true: nothing to fix; false: a finding says what; null: not applicable or not decidable */
+                                    ok: boolean | null;
+                                    /** @description What was found, in the check’s words: supported, not_supported, vulnerable, not_vulnerable, refused, accepted, offered, enabled, not_applicable, unknown, ... */
+                                    result: string;
+                                };
+                                /** @description RFC 5746: renegotiation_info in the ServerHello */
+                                secure_renegotiation: {
+                                    /** @description What the server did on the wire */
+                                    evidence: string;
+                                    /** @description true: nothing to fix; false: a finding says what; null: not applicable or not decidable */
+                                    ok: boolean | null;
+                                    /** @description What was found, in the check’s words: supported, not_supported, vulnerable, not_vulnerable, refused, accepted, offered, enabled, not_applicable, unknown, ... */
+                                    result: string;
+                                };
+                                /** @description Resumption by session id (TLS <= 1.2, no ticket offered) */
+                                session_id_resumption: {
+                                    /** @description What the server did on the wire */
+                                    evidence: string;
+                                    /** @description true: nothing to fix; false: a finding says what; null: not applicable or not decidable */
+                                    ok: boolean | null;
+                                    /** @description What was found, in the check’s words: supported, not_supported, vulnerable, not_vulnerable, refused, accepted, offered, enabled, not_applicable, unknown, ... */
+                                    result: string;
+                                };
+                                /** @description Resumption by session ticket (TLS 1.3 PSK when offered, else TLS 1.2 RFC 5077) */
+                                session_ticket_resumption: {
+                                    /** @description What the server did on the wire */
+                                    evidence: string;
+                                    /** @description true: nothing to fix; false: a finding says what; null: not applicable or not decidable */
+                                    ok: boolean | null;
+                                    /** @description What was found, in the check’s words: supported, not_supported, vulnerable, not_vulnerable, refused, accepted, offered, enabled, not_applicable, unknown, ... */
+                                    result: string;
+                                };
+                            };
                             cipher_summary: {
                                 /** @enum {string} */
                                 forward_secrecy: "all" | "some" | "none";
@@ -15607,6 +15865,8 @@ export interface operations {
                             dh_bits: number | null;
                             duration_ms: number;
                             findings: {
+                                /** @description What the server did on the wire (the active checks, groups, signature schemes) */
+                                evidence?: string;
                                 fix: string;
                                 /** @description The grade this finding caps the result at (T: trust, M: name mismatch) */
                                 grade_cap: string | null;
@@ -15622,6 +15882,29 @@ export interface operations {
                              * @enum {string}
                              */
                             grade_if_trusted: "A+" | "A" | "A-" | "B" | "C" | "D" | "E" | "F";
+                            /** @description Key exchange groups the server accepts */
+                            groups: {
+                                /** @description A post-quantum group (ML-KEM hybrid or pure) is among the TLS 1.3 groups; null without TLS 1.3 */
+                                post_quantum: boolean | null;
+                                /** @description Each curve offered alone with ECDHE suites on the highest TLS <= 1.2 version; null without ECDHE there */
+                                tls12: {
+                                    /** @description IANA code point, 0x11EC */
+                                    code: string;
+                                    /** @enum {string} */
+                                    kind: "ecdhe" | "ffdhe" | "hybrid" | "mlkem";
+                                    name: string;
+                                    post_quantum: boolean;
+                                }[] | null;
+                                /** @description Each group offered alone in a TLS 1.3 hello (no key share: the server asks for the one it takes); null without TLS 1.3 */
+                                tls13: {
+                                    /** @description IANA code point, 0x11EC */
+                                    code: string;
+                                    /** @enum {string} */
+                                    kind: "ecdhe" | "ffdhe" | "hybrid" | "mlkem";
+                                    name: string;
+                                    post_quantum: boolean;
+                                }[] | null;
+                            };
                             host: string;
                             hostname: {
                                 host: string;
@@ -15658,6 +15941,8 @@ export interface operations {
                                 this_update: string | null;
                             };
                             port: number;
+                            /** @description Connections the scans and checks opened (the handshake, chain probe and HSTS request aside) */
+                            probes: number;
                             protocols: {
                                 /** @enum {string} */
                                 protocol: "SSLv3" | "TLSv1.0" | "TLSv1.1" | "TLSv1.2" | "TLSv1.3";
@@ -15671,6 +15956,25 @@ export interface operations {
                             };
                             /** @description SNI sent (null for IP targets) */
                             server_name: string | null;
+                            /** @description Handshake signature schemes the server uses */
+                            signature_algorithms: {
+                                /** @description Schemes the server signed the TLS 1.2 ServerKeyExchange with when offered alone; null without (EC)DHE on TLS 1.2 */
+                                tls12: {
+                                    code: string;
+                                    hash: string | null;
+                                    name: string;
+                                    weak: boolean;
+                                }[] | null;
+                                /** @description Schemes the server signed CertificateVerify with when offered alone; null without TLS 1.3 */
+                                tls13: {
+                                    code: string;
+                                    hash: string | null;
+                                    name: string;
+                                    weak: boolean;
+                                }[] | null;
+                            };
+                            /** @description The protocol spoken before TLS (STARTTLS), or null for implicit TLS */
+                            starttls: ("smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql") | null;
                             trusted: boolean;
                         };
                         links?: components["schemas"]["Links"];
@@ -15734,6 +16038,8 @@ export interface operations {
                 pretty?: components["parameters"]["pretty"];
                 /** @description Dotted key to sort the endpoint's lists by */
                 sort?: components["parameters"]["sort"];
+                /** @description Speak this protocol in plaintext and upgrade with STARTTLS before TLS: smtp (port 25; submission: give :587), imap (143), pop3 (110), ftp (21, AUTH TLS), xmpp (5222), ldap (389), postgres (5432), mysql (3306). The port is the protocol’s unless the host names one. */
+                starttls?: "smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql";
             };
             header?: never;
             path: {
@@ -15913,6 +16219,8 @@ export interface operations {
                             protocol: "SSLv3" | "TLSv1.0" | "TLSv1.1" | "TLSv1.2" | "TLSv1.3";
                             /** @description SNI sent (null for IP targets) */
                             server_name: string | null;
+                            /** @description The protocol spoken before TLS (STARTTLS), or null for implicit TLS */
+                            starttls: ("smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql") | null;
                             /** @description SCTs delivered in the TLS handshake (not embedded in the certificate) */
                             tls_sct_count: number;
                             verify_error: string | null;
@@ -16080,6 +16388,8 @@ export interface operations {
                             protocol: "SSLv3" | "TLSv1.0" | "TLSv1.1" | "TLSv1.2" | "TLSv1.3";
                             /** @description SNI sent (null for IP targets) */
                             server_name: string | null;
+                            /** @description The protocol spoken before TLS (STARTTLS), or null for implicit TLS */
+                            starttls: ("smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql") | null;
                             /** @description SCTs delivered in the TLS handshake (not embedded in the certificate) */
                             tls_sct_count: number;
                             verify_error: string | null;
@@ -16145,6 +16455,8 @@ export interface operations {
                 pretty?: components["parameters"]["pretty"];
                 /** @description Dotted key to sort the endpoint's lists by */
                 sort?: components["parameters"]["sort"];
+                /** @description Speak this protocol in plaintext and upgrade with STARTTLS before TLS: smtp (port 25; submission: give :587), imap (143), pop3 (110), ftp (21, AUTH TLS), xmpp (5222), ldap (389), postgres (5432), mysql (3306). The port is the protocol’s unless the host names one. */
+                starttls?: "smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql";
             };
             header?: never;
             path: {
@@ -16202,6 +16514,8 @@ export interface operations {
                             duration_ms: number;
                             /** @description What stands out in the scan (a server that answers TLS but accepts nothing) */
                             findings: {
+                                /** @description What the server did on the wire (the active checks, groups, signature schemes) */
+                                evidence?: string;
                                 fix: string;
                                 /** @description The grade this finding caps the result at (T: trust, M: name mismatch) */
                                 grade_cap: string | null;
@@ -16225,6 +16539,8 @@ export interface operations {
                             }[];
                             /** @description SNI sent (null for IP targets) */
                             server_name: string | null;
+                            /** @description The protocol spoken before TLS (STARTTLS), or null for implicit TLS */
+                            starttls: ("smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql") | null;
                             summary: {
                                 by_strength: {
                                     insecure: number;
@@ -16280,6 +16596,8 @@ export interface operations {
                             duration_ms: number;
                             /** @description What stands out in the scan (a server that answers TLS but accepts nothing) */
                             findings: {
+                                /** @description What the server did on the wire (the active checks, groups, signature schemes) */
+                                evidence?: string;
                                 fix: string;
                                 /** @description The grade this finding caps the result at (T: trust, M: name mismatch) */
                                 grade_cap: string | null;
@@ -16303,6 +16621,8 @@ export interface operations {
                             }[];
                             /** @description SNI sent (null for IP targets) */
                             server_name: string | null;
+                            /** @description The protocol spoken before TLS (STARTTLS), or null for implicit TLS */
+                            starttls: ("smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql") | null;
                             summary: {
                                 by_strength: {
                                     insecure: number;

@@ -321,6 +321,10 @@ export interface OpensslServerOptions {
   /** The server's suite order decides (-serverpref). */
   serverPreference?: boolean
   host?: string
+  /** More s_server options, as given (-client_renegotiation, -no_ticket, -early_data, -groups, ...). */
+  extra?: string[]
+  /** false: no -www (s_server refuses -early_data with it); stdin is then held open so it keeps serving. */
+  www?: boolean
 }
 
 export function toolAvailable(command: string, args: string[] = ['--version']): boolean {
@@ -346,11 +350,12 @@ export async function startOpensslServer(o: OpensslServerOptions): Promise<Opens
   const leaf = leafFor(pki, 'openssl.tls.test')
   writeFileSync(join(dirname(pki.caFile), 'server.pem'), leaf.key.pem + leaf.pem + pki.intermediate.pem)
   const port = await freePort(host)
-  const args = ['s_server', '-www', '-accept', `${host}:${port}`, '-cert', join(dirname(pki.caFile), 'server.pem'), '-cipher', o.cipher, '-ciphersuites', o.ciphersuites ?? 'TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_128_GCM_SHA256']
+  const args = ['s_server', ...(o.www === false ? [] : ['-www']), '-accept', `${host}:${port}`, '-cert', join(dirname(pki.caFile), 'server.pem'), '-cipher', o.cipher, '-ciphersuites', o.ciphersuites ?? 'TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_128_GCM_SHA256']
   if (o.minProtocol) args.push('-min_protocol', o.minProtocol)
   if (o.maxProtocol) args.push('-max_protocol', o.maxProtocol)
   if (o.serverPreference) args.push('-serverpref')
-  const child: ChildProcess = spawn('openssl', args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  if (o.extra) args.push(...o.extra)
+  const child: ChildProcess = spawn('openssl', args, { stdio: [o.www === false ? 'pipe' : 'ignore', 'pipe', 'pipe'] })
   let output = ''
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`openssl s_server did not start:\n${output}`)), 10_000)

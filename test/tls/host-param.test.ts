@@ -17,20 +17,21 @@ const reason = (input: string) => {
 
 describe('parseTlsTarget', () => {
   it.each([
-    ['example.com', { host: 'example.com', port: 443, kind: 'name', label: 'example.com:443' }],
-    ['Example.COM.', { host: 'example.com', port: 443, kind: 'name', label: 'example.com:443' }],
-    ['example.com:8443', { host: 'example.com', port: 8443, kind: 'name', label: 'example.com:8443' }],
-    ['https://user@example.com:8443/path?q=1#f', { host: 'example.com', port: 8443, kind: 'name', label: 'example.com:8443' }],
-    ['imaps://mail.example.com', { host: 'mail.example.com', port: 993, kind: 'name', label: 'mail.example.com:993' }],
-    ['bücher.example', { host: 'xn--bcher-kva.example', port: 443, kind: 'name', label: 'xn--bcher-kva.example:443' }],
-    ['192.0.2.1', { host: '192.0.2.1', port: 443, kind: 'ipv4', label: '192.0.2.1:443' }],
-    ['192.0.2.1:993', { host: '192.0.2.1', port: 993, kind: 'ipv4', label: '192.0.2.1:993' }],
-    ['[2001:DB8::1]', { host: '2001:db8::1', port: 443, kind: 'ipv6', label: '[2001:db8::1]:443' }],
-    ['[2001:db8:0:0::1]:8443', { host: '2001:db8::1', port: 8443, kind: 'ipv6', label: '[2001:db8::1]:8443' }],
-    ['2001:db8::1', { host: '2001:db8::1', port: 443, kind: 'ipv6', label: '[2001:db8::1]:443' }],
-    ['::1', { host: '::1', port: 443, kind: 'ipv6', label: '[::1]:443' }],
-    ['https://[::1]:4443/', { host: '::1', port: 4443, kind: 'ipv6', label: '[::1]:4443' }],
+    ['example.com', { host: 'example.com', port: 443, kind: 'name', label: 'example.com:443', port_given: false }],
+    ['Example.COM.', { host: 'example.com', port: 443, kind: 'name', label: 'example.com:443', port_given: false }],
+    ['example.com:8443', { host: 'example.com', port: 8443, kind: 'name', label: 'example.com:8443', port_given: true }],
+    ['https://user@example.com:8443/path?q=1#f', { host: 'example.com', port: 8443, kind: 'name', label: 'example.com:8443', port_given: true }],
+    ['imaps://mail.example.com', { host: 'mail.example.com', port: 993, kind: 'name', label: 'mail.example.com:993', port_given: false }],
+    ['bücher.example', { host: 'xn--bcher-kva.example', port: 443, kind: 'name', label: 'xn--bcher-kva.example:443', port_given: false }],
+    ['192.0.2.1', { host: '192.0.2.1', port: 443, kind: 'ipv4', label: '192.0.2.1:443', port_given: false }],
+    ['192.0.2.1:993', { host: '192.0.2.1', port: 993, kind: 'ipv4', label: '192.0.2.1:993', port_given: true }],
+    ['[2001:DB8::1]', { host: '2001:db8::1', port: 443, kind: 'ipv6', label: '[2001:db8::1]:443', port_given: false }],
+    ['[2001:db8:0:0::1]:8443', { host: '2001:db8::1', port: 8443, kind: 'ipv6', label: '[2001:db8::1]:8443', port_given: true }],
+    ['2001:db8::1', { host: '2001:db8::1', port: 443, kind: 'ipv6', label: '[2001:db8::1]:443', port_given: false }],
+    ['::1', { host: '::1', port: 443, kind: 'ipv6', label: '[::1]:443', port_given: false }],
+    ['https://[::1]:4443/', { host: '::1', port: 4443, kind: 'ipv6', label: '[::1]:4443', port_given: true }],
   ])('%s', (input, expected) => {
+    // port_given: a written port wins over a STARTTLS protocol's usual one (issue 24).
     expect(ok(input)).toEqual(expected)
   })
 

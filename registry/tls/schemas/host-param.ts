@@ -15,6 +15,8 @@ export interface TlsTarget {
   kind: 'name' | 'ipv4' | 'ipv6'
   /** "name:port", "192.0.2.1:443", "[2001:db8::1]:443": the target as answers show it. */
   label: string
+  /** The port was written out (host:port); otherwise it is the scheme's or 443, and STARTTLS picks its protocol's. */
+  port_given?: boolean
 }
 
 export type TargetCheck = { ok: true; target: TlsTarget } | { ok: false; reason: string }
@@ -31,6 +33,7 @@ export function parseTlsTarget(input: string): TargetCheck {
   let text = input.trim()
   if (text === '') return { ok: false, reason: 'is empty; give a host name like example.com, optionally with :port' }
   let port = 443
+  let given = false
   const scheme = /^([a-z][a-z0-9+.-]*:)\/\//i.exec(text)
   if (scheme) {
     port = DEFAULT_PORTS[scheme[1]!.toLowerCase()] ?? 443
@@ -46,33 +49,35 @@ export function parseTlsTarget(input: string): TargetCheck {
       const p = portOf(bracketed[2], input)
       if (typeof p === 'string') return { ok: false, reason: p }
       port = p
+      given = true
     }
     const host = formatIp(ip.value)
-    return { ok: true, target: { host, port, kind: 'ipv6', label: `[${host}]:${port}` } }
+    return { ok: true, target: { host, port, kind: 'ipv6', label: `[${host}]:${port}`, port_given: given } }
   }
   // Two or more colons without brackets: an IPv6 address, never address:port.
   if ((text.match(/:/g) ?? []).length >= 2) {
     const ip = parseIp(text)
     if (!ip.ok) return { ok: false, reason: `"${input}" is not a valid IPv6 address (${ip.error.reason}); write [address]:port to give a port` }
     const host = formatIp(ip.value)
-    return { ok: true, target: { host, port, kind: 'ipv6', label: `[${host}]:${port}` } }
+    return { ok: true, target: { host, port, kind: 'ipv6', label: `[${host}]:${port}`, port_given: false } }
   }
   const colon = text.lastIndexOf(':')
   if (colon >= 0) {
     const p = portOf(text.slice(colon + 1), input)
     if (typeof p === 'string') return { ok: false, reason: p }
     port = p
+    given = true
     text = text.slice(0, colon)
   }
   if (/^[\d.]+$/.test(text)) {
     const ip = parseIp(text)
     if (!ip.ok) return { ok: false, reason: `"${input}": ${ip.error.reason}` }
     const host = formatIp(ip.value)
-    return { ok: true, target: { host, port, kind: 'ipv4', label: `${host}:${port}` } }
+    return { ok: true, target: { host, port, kind: 'ipv4', label: `${host}:${port}`, port_given: given } }
   }
   const name = normalizeDomain(text)
   if (!name.ok) return { ok: false, reason: name.reason }
-  return { ok: true, target: { host: name.name, port, kind: 'name', label: `${name.name}:${port}` } }
+  return { ok: true, target: { host: name.name, port, kind: 'name', label: `${name.name}:${port}`, port_given: given } }
 }
 
 /** The `host` parameter of the TLS endpoints. */

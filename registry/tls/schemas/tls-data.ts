@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { STARTTLS_PROTOCOLS } from './starttls-param.ts'
 
 // Shapes of the TLS endpoints' data (OpenAPI and tests).
 
@@ -28,6 +29,7 @@ const Target = {
   port: z.number().int(),
   server_name: z.string().nullable().meta({ description: 'SNI sent (null for IP targets)' }),
   address: z.string().meta({ description: 'The vetted address connected to' }),
+  starttls: z.enum(STARTTLS_PROTOCOLS).nullable().meta({ description: 'The protocol spoken before TLS (STARTTLS), or null for implicit TLS' }),
 }
 
 const Name = z.object({
@@ -132,7 +134,54 @@ export const FindingData = z.object({
   message: z.string(),
   fix: z.string(),
   grade_cap: z.string().nullable().meta({ description: 'The grade this finding caps the result at (T: trust, M: name mismatch)' }),
+  evidence: z.string().optional().meta({ description: 'What the server did on the wire (the active checks, groups, signature schemes)' }),
 })
+
+const CheckData = z.object({
+  result: z.string().meta({ description: 'What was found, in the check’s words: supported, not_supported, vulnerable, not_vulnerable, refused, accepted, offered, enabled, not_applicable, unknown, ...' }),
+  ok: z.boolean().nullable().meta({ description: 'true: nothing to fix; false: a finding says what; null: not applicable or not decidable' }),
+  evidence: z.string().meta({ description: 'What the server did on the wire' }),
+})
+
+export const ChecksData = z
+  .object({
+    secure_renegotiation: CheckData.meta({ description: 'RFC 5746: renegotiation_info in the ServerHello' }),
+    client_renegotiation: CheckData.meta({ description: 'A client-initiated renegotiation after a full TLS <= 1.2 handshake (accepted: a DoS lever, CVE-2011-1473)' }),
+    compression: CheckData.meta({ description: 'TLS compression (CRIME): DEFLATE offered, chosen or not' }),
+    fallback_scsv: CheckData.meta({ description: 'RFC 7507: a lower-version hello with TLS_FALLBACK_SCSV refused with inappropriate_fallback' }),
+    heartbeat: CheckData.meta({ description: 'The heartbeat extension (RFC 6520) acknowledged' }),
+    heartbleed: CheckData.meta({ description: 'CVE-2014-0160, probed without reading server memory (an over-long request that can only echo our own bytes)' }),
+    ccs_injection: CheckData.meta({ description: 'CVE-2014-0224: ChangeCipherSpec before the key exchange' }),
+    session_id_resumption: CheckData.meta({ description: 'Resumption by session id (TLS <= 1.2, no ticket offered)' }),
+    session_ticket_resumption: CheckData.meta({ description: 'Resumption by session ticket (TLS 1.3 PSK when offered, else TLS 1.2 RFC 5077)' }),
+    early_data: CheckData.meta({ description: 'TLS 1.3 0-RTT: early_data in the session tickets' }),
+    robot: CheckData.meta({ description: 'ROBOT: five differently padded RSA key exchanges answered alike or not' }),
+  })
+  .meta({ description: 'The active checks, each with its evidence' })
+
+const GroupData = z.object({
+  name: z.string(),
+  code: z.string().meta({ description: 'IANA code point, 0x11EC' }),
+  kind: z.enum(['ecdhe', 'ffdhe', 'hybrid', 'mlkem']),
+  post_quantum: z.boolean(),
+})
+
+export const GroupsData = z
+  .object({
+    tls13: z.array(GroupData).nullable().meta({ description: 'Each group offered alone in a TLS 1.3 hello (no key share: the server asks for the one it takes); null without TLS 1.3' }),
+    tls12: z.array(GroupData).nullable().meta({ description: 'Each curve offered alone with ECDHE suites on the highest TLS <= 1.2 version; null without ECDHE there' }),
+    post_quantum: z.boolean().nullable().meta({ description: 'A post-quantum group (ML-KEM hybrid or pure) is among the TLS 1.3 groups; null without TLS 1.3' }),
+  })
+  .meta({ description: 'Key exchange groups the server accepts' })
+
+const SchemeData = z.object({ name: z.string(), code: z.string(), hash: z.string().nullable(), weak: z.boolean() })
+
+export const SignatureAlgorithmsData = z
+  .object({
+    tls13: z.array(SchemeData).nullable().meta({ description: 'Schemes the server signed CertificateVerify with when offered alone; null without TLS 1.3' }),
+    tls12: z.array(SchemeData).nullable().meta({ description: 'Schemes the server signed the TLS 1.2 ServerKeyExchange with when offered alone; null without (EC)DHE on TLS 1.2' }),
+  })
+  .meta({ description: 'Handshake signature schemes the server uses' })
 
 export const TlsCiphersData = z.object({
   ...Target,
@@ -235,6 +284,10 @@ export const TlsAnalyzeData = z.object({
     preload: z.boolean(),
     long_max_age: z.boolean(),
   }),
+  groups: GroupsData,
+  signature_algorithms: SignatureAlgorithmsData,
+  checks: ChecksData,
   findings: z.array(FindingData),
+  probes: z.number().int().meta({ description: 'Connections the scans and checks opened (the handshake, chain probe and HSTS request aside)' }),
   duration_ms: z.number().int(),
 })
