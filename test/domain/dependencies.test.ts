@@ -1,7 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { ROOT } from '../../runtime/app.ts'
+import { DEPENDENCY_FINDING_IDS } from '../../registry/domain/schemas/dependencies-data.ts'
 import type { TestApp } from '../support/app.ts'
 import { startTestApp } from '../support/app.ts'
 import type { FakeRipestat } from '../support/fake-ripestat.ts'
@@ -62,6 +64,13 @@ $TTL 300
 @    IN NS  ns2
 ns1  IN A   192.0.2.53
 ns2  IN A   198.51.100.53
+`,
+  // 34 web addresses: more than the 32 the endpoint asks about.
+  `
+$ORIGIN many.test.
+$TTL 300
+@    IN SOA ns1 hostmaster ( 1 3600 900 604800 120 )
+${Array.from({ length: 34 }, (_, i) => `@    IN A   198.51.100.${i + 1}`).join('\n')}
 `,
 ]
 
@@ -251,5 +260,22 @@ describe('/api/domain/dependencies: each part degrades on its own', () => {
     const res = await app.json('/api/domain/dependencies/bad_domain..test')
     expect(res.status).toBe(400)
     expect(res.body.error.details.param).toBe('domain')
+  })
+})
+
+describe('/api/domain/dependencies: bounds and documentation', () => {
+  it('more than 32 addresses: the first 32 are asked about, the rest named in skipped', async () => {
+    const before = ripestat.log.length
+    const d = (await answer('/api/domain/dependencies/many.test')).body.data
+    expect(d.dependencies).toHaveLength(32)
+    expect(d.skipped).toEqual([{ part: 'intelligence', reason: expect.stringContaining('198.51.100.33, 198.51.100.34 were not') }])
+    // Documentation space is bogon space: RIPEstat is never asked about it.
+    expect(ripestat.log.length).toBe(before)
+  })
+
+  it('docs/routing.md lists exactly the finding ids the answer can carry', () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'routing.md'), 'utf8')
+    const listed = [...doc.matchAll(/^\| `(dependencies\.[a-z_]+)` \|/gm)].map((m) => m[1]).sort()
+    expect(listed).toEqual([...DEPENDENCY_FINDING_IDS].sort())
   })
 })
