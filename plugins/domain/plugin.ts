@@ -1,10 +1,12 @@
 import { definePlugin } from '../../runtime/define-plugin.ts'
 import type { ResolverContext } from '../../runtime/define-plugin.ts'
 import age from '../../registry/domain/age.ts'
+import dependencies from '../../registry/domain/dependencies.ts'
 import intelligence from '../../registry/domain/intelligence.ts'
 import nameservers from '../../registry/domain/nameservers.ts'
 import registrar from '../../registry/domain/registrar.ts'
 import whois from '../../registry/domain/whois.ts'
+import { domainDependencies } from './dependencies/dependencies.ts'
 import { domainAge, domainNameservers, domainRegistrar, domainWhois } from './domain-answers.ts'
 import { domainIntelligence } from './intelligence.ts'
 import type { RegistrationClients } from './registration.ts'
@@ -33,5 +35,7 @@ export default definePlugin({
     api.resolve(age, ({ domain }, ctx) => domainAge(clientsOf(ctx), domain, ctx.clock.now(), ctx.signal))
     api.resolve(nameservers, ({ domain }, ctx) => domainNameservers(clientsOf(ctx), dns, domain, ctx.signal, (s) => ctx.lowerTtl(s)))
     api.resolve(intelligence, ({ domain }, ctx) => domainIntelligence(clientsOf(ctx), dns, domain, ctx.clock.now(), ctx.signal, (s) => ctx.lowerTtl(s)))
+    // Its parts (DNS questions, /api/network/intelligence per address) through ctx.invoke, within 80% of the request deadline.
+    api.resolve(dependencies, ({ domain }, ctx) => domainDependencies(domain, ctx, Math.floor(api.config.requestTimeoutMs * 0.8)))
   },
 })

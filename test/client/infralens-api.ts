@@ -816,6 +816,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/domain/dependencies/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every address the domain's name servers, mail exchangers and web hosts (apex, www) resolve to, each with AS, organization, announced prefix, RPKI state, anycast and bogon verdict, with findings
+         * @description Resolves the NS and MX hosts, the apex and www (A and AAAA), and asks /api/network/intelligence about each address once. Findings: all name servers in one AS or in one /24 (/48); a dependency in RPKI-invalid, unannounced or bogon space. A failed DNS question or address lookup is an entry in `errors` (of the answer or of its row), never the whole answer; such an answer is cached 60 seconds. At most 32 addresses are asked about. Costs 10 units.
+         *
+         *     Also answers `GET /api/domain/dependencies?domain={domain}`: the same operation, with `domain` as query parameter.
+         */
+        get: operations["domainDependencies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/domain/intelligence/{domain}": {
         parameters: {
             query?: never;
@@ -8638,6 +8660,283 @@ export interface operations {
                                 /** @description The registry's WHOIS server, host:port */
                                 server: string;
                             } | null;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match names the current ETag. No body; Cache-Control, ETag, Vary and the rate-limit headers as the 200 would have them. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    domainDependencies: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path: {
+                /** @description Domain name; IDN, trailing dot, scheme and path are accepted and normalized */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description one row per role, host and address; an address several hosts share is asked about once */
+                            dependencies: {
+                                address: string;
+                                /** @description a BGP route covers the address; null when BGP could not be asked */
+                                announced: boolean | null;
+                                /** @description on the bundled list of documented anycast services (false: not on the list, not proven unicast) */
+                                anycast: boolean | null;
+                                anycast_service: string | null;
+                                /** @description the BGP origin AS of the covering route; without one, the AS of the bundled offline data */
+                                asn: number | null;
+                                asn_source: ("bgp" | "offline") | null;
+                                /** @description not globally reachable (IANA special-purpose registries); null when the address could not be asked about */
+                                bogon: boolean | null;
+                                bogon_reason: string | null;
+                                /** @description parts of this row that failed; the row stands with those fields null */
+                                errors: {
+                                    /** @description the error code the part would have answered with alone */
+                                    code: string;
+                                    message: string;
+                                    /** @description which part of the answer failed */
+                                    part: string;
+                                    reason: string | null;
+                                    upstream: string | null;
+                                }[];
+                                /** @description the host name the address belongs to (an NS target, an MX exchange, the apex or www) */
+                                host: string;
+                                /** @description the AS name from the bundled offline data */
+                                organization: string | null;
+                                /** @description origin ASes of that route */
+                                origins: number[];
+                                /** @description the most specific announced route covering the address (RIPEstat) */
+                                prefix: string | null;
+                                /**
+                                 * @description ns: a name server of the domain; mx: a mail exchanger; web: the apex or www
+                                 * @enum {string}
+                                 */
+                                role: "ns" | "mx" | "web";
+                                /** @description RFC 6811 state of the covering route against the loaded VRP set: invalid when any origin is invalid, valid when every origin is valid, else not-found; null when not known */
+                                rpki: ("valid" | "invalid" | "not-found") | null;
+                                version: (4 | 6) | null;
+                            }[];
+                            domain: string;
+                            /** @description DNS questions that failed; the rest of the answer stands */
+                            errors: {
+                                /** @description the error code the part would have answered with alone */
+                                code: string;
+                                message: string;
+                                /** @description which part of the answer failed */
+                                part: string;
+                                reason: string | null;
+                                upstream: string | null;
+                            }[];
+                            /** @description most severe first */
+                            findings: {
+                                /** @description the addresses (or host names) the finding is about */
+                                evidence: string[];
+                                /**
+                                 * @description stable id of the finding
+                                 * @enum {string}
+                                 */
+                                id: "dependencies.ns_single_as" | "dependencies.ns_single_prefix" | "dependencies.rpki_invalid" | "dependencies.unannounced" | "dependencies.bogon";
+                                message: string;
+                                /** @enum {string} */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                            }[];
+                            /** @description every DNS question asked to find the hosts and their addresses */
+                            lookups: {
+                                count: number;
+                                name: string;
+                                /**
+                                 * @description ns: a name server of the domain; mx: a mail exchanger; web: the apex or www
+                                 * @enum {string}
+                                 */
+                                role: "ns" | "mx" | "web";
+                                /**
+                                 * @description the DNS status; failed: the query itself failed (its error is in errors)
+                                 * @enum {string}
+                                 */
+                                status: "answer" | "nodata" | "nxdomain" | "servfail" | "error" | "failed";
+                                /** @enum {string} */
+                                type: "NS" | "MX" | "A" | "AAAA";
+                            }[];
+                            /** @description what was not asked, and why */
+                            skipped: {
+                                part: string;
+                                reason: string;
+                            }[];
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            /** @description one row per role, host and address; an address several hosts share is asked about once */
+                            dependencies: {
+                                address: string;
+                                /** @description a BGP route covers the address; null when BGP could not be asked */
+                                announced: boolean | null;
+                                /** @description on the bundled list of documented anycast services (false: not on the list, not proven unicast) */
+                                anycast: boolean | null;
+                                anycast_service: string | null;
+                                /** @description the BGP origin AS of the covering route; without one, the AS of the bundled offline data */
+                                asn: number | null;
+                                asn_source: ("bgp" | "offline") | null;
+                                /** @description not globally reachable (IANA special-purpose registries); null when the address could not be asked about */
+                                bogon: boolean | null;
+                                bogon_reason: string | null;
+                                /** @description parts of this row that failed; the row stands with those fields null */
+                                errors: {
+                                    /** @description the error code the part would have answered with alone */
+                                    code: string;
+                                    message: string;
+                                    /** @description which part of the answer failed */
+                                    part: string;
+                                    reason: string | null;
+                                    upstream: string | null;
+                                }[];
+                                /** @description the host name the address belongs to (an NS target, an MX exchange, the apex or www) */
+                                host: string;
+                                /** @description the AS name from the bundled offline data */
+                                organization: string | null;
+                                /** @description origin ASes of that route */
+                                origins: number[];
+                                /** @description the most specific announced route covering the address (RIPEstat) */
+                                prefix: string | null;
+                                /**
+                                 * @description ns: a name server of the domain; mx: a mail exchanger; web: the apex or www
+                                 * @enum {string}
+                                 */
+                                role: "ns" | "mx" | "web";
+                                /** @description RFC 6811 state of the covering route against the loaded VRP set: invalid when any origin is invalid, valid when every origin is valid, else not-found; null when not known */
+                                rpki: ("valid" | "invalid" | "not-found") | null;
+                                version: (4 | 6) | null;
+                            }[];
+                            domain: string;
+                            /** @description DNS questions that failed; the rest of the answer stands */
+                            errors: {
+                                /** @description the error code the part would have answered with alone */
+                                code: string;
+                                message: string;
+                                /** @description which part of the answer failed */
+                                part: string;
+                                reason: string | null;
+                                upstream: string | null;
+                            }[];
+                            /** @description most severe first */
+                            findings: {
+                                /** @description the addresses (or host names) the finding is about */
+                                evidence: string[];
+                                /**
+                                 * @description stable id of the finding
+                                 * @enum {string}
+                                 */
+                                id: "dependencies.ns_single_as" | "dependencies.ns_single_prefix" | "dependencies.rpki_invalid" | "dependencies.unannounced" | "dependencies.bogon";
+                                message: string;
+                                /** @enum {string} */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                            }[];
+                            /** @description every DNS question asked to find the hosts and their addresses */
+                            lookups: {
+                                count: number;
+                                name: string;
+                                /**
+                                 * @description ns: a name server of the domain; mx: a mail exchanger; web: the apex or www
+                                 * @enum {string}
+                                 */
+                                role: "ns" | "mx" | "web";
+                                /**
+                                 * @description the DNS status; failed: the query itself failed (its error is in errors)
+                                 * @enum {string}
+                                 */
+                                status: "answer" | "nodata" | "nxdomain" | "servfail" | "error" | "failed";
+                                /** @enum {string} */
+                                type: "NS" | "MX" | "A" | "AAAA";
+                            }[];
+                            /** @description what was not asked, and why */
+                            skipped: {
+                                part: string;
+                                reason: string;
+                            }[];
                         };
                         links?: components["schemas"]["Links"];
                         meta?: components["schemas"]["Meta"];
