@@ -42,6 +42,13 @@ export interface Call {
   maxAge: number | undefined
   /** Response headers contributed by layers (rate limit, cache). */
   readonly headers: Record<string, string>
+  /**
+   * What this call costs when its endpoint's cost depends on the input
+   * (descriptor `inputCost`): set after validation, before the rate limit, by
+   * the price the endpoint's plugin registered (api.price). Otherwise undefined,
+   * and the descriptor's `cost` applies.
+   */
+  cost?: number
 }
 
 /** A value now, or later. */

@@ -50,8 +50,9 @@ export class InvalidApiKeyError extends ApiError {
 }
 
 export class RateLimitedError extends ApiError {
-  constructor(retryAfterSeconds: number, details: ErrorDetails) {
-    super(429, 'rate_limited', `Rate limit exceeded; retry in ${retryAfterSeconds} s or use an API key with a higher tier.`, details, {
+  /** `message`: what the caller should do; by default, wait or use a better key. */
+  constructor(retryAfterSeconds: number, details: ErrorDetails, message = `Rate limit exceeded; retry in ${retryAfterSeconds} s or use an API key with a higher tier.`) {
+    super(429, 'rate_limited', message, details, {
       'retry-after': String(retryAfterSeconds),
     })
   }

@@ -1,3 +1,4 @@
+import Papa from 'papaparse'
 import type { z } from 'zod'
 import type { AnyEndpoint, BodySpec } from './define-endpoint.ts'
 import { InputError, PayloadTooLargeError } from './errors.ts'
@@ -127,8 +128,21 @@ export async function readBody(request: Request, spec: BodySpec): Promise<unknow
       throw new InputError(`The request body is not valid JSON: ${(error as Error).message}`, { param: 'body' })
     }
   }
+  // CSV (a spreadsheet's export, a firewall log): the entry is each row's first cell.
+  if (/^\s*text\/csv\b/i.test(type)) return csvFirstColumn(text)
   return text
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('#'))
+}
+
+/** The first cell of every row that has one (quoted cells unquoted by papaparse); rows starting with # are skipped. */
+function csvFirstColumn(text: string): string[] {
+  const rows = Papa.parse<string[]>(text, { skipEmptyLines: 'greedy', comments: '#' }).data
+  const entries: string[] = []
+  for (const row of rows) {
+    const cell = row[0]?.trim()
+    if (cell) entries.push(cell)
+  }
+  return entries
 }

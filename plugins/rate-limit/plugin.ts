@@ -40,12 +40,21 @@ export default definePlugin({
       for (const limiter of limiters.values()) if (limiter instanceof MemoryWindows) limiter.close()
     })
 
-    /** Over the limit: report the state (refused points already given back), 429. */
+    /**
+     * Over the limit: report the state (refused points already given back), 429
+     * naming what the request costs and what is left, so a caller whose request
+     * costs many units (a bulk list) can tell "wait" from "never, ask for less".
+     */
     const refused = (tier: string, cost: number, res: Counted, headers: Record<string, string>): RateLimitedError => {
       const limit = limits[tier]!
       const state = stateOf(limit, res)
       Object.assign(headers, headersOf(state, policies.get(tier)!))
-      return new RateLimitedError(state.resetSeconds, { tier, limit, window_seconds: WINDOW_SECONDS, cost })
+      const units = (n: number) => `${n} unit${n === 1 ? '' : 's'}`
+      const message =
+        cost > limit
+          ? `This request costs ${units(cost)}, more than the ${tier} tier's whole limit of ${limit} per ${WINDOW_SECONDS} s: it cannot pass however long you wait. Ask for less in one request, or use an API key with a higher tier.`
+          : `Rate limit exceeded: this request costs ${units(cost)} and ${units(state.remaining)} of ${limit} are left in this window; retry in ${state.resetSeconds} s or use an API key with a higher tier.`
+      return new RateLimitedError(state.resetSeconds, { tier, limit, window_seconds: WINDOW_SECONDS, cost, remaining: state.remaining }, message)
     }
 
     // consume() counts refused points too; they are given back so a refused
@@ -87,7 +96,8 @@ export default definePlugin({
         forEndpoint: (endpoint) => {
           const cost = endpoint.cost
           return (call, next) => {
-            const state = spend(call, cost)
+            // An endpoint with `inputCost` was priced from its input (call.cost, runtime/pipeline.ts).
+            const state = spend(call, call.cost ?? cost)
             if (state instanceof Promise) {
               return state.then((s) => {
                 admit(call, s)
