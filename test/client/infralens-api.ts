@@ -1118,6 +1118,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ip/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Up to 100,000 addresses at once: ASN, organization, country, IANA class, bogon verdict, prefix and RPKI state of each
+         * @description Answered locally from the bundled ASN and country data and the loaded VRP set (no upstream call per address): the same facts /api/ip/{ip} gives, per address, in the order sent. A bad entry is that entry's error, never the request's. `prefix` is the block of the data's range that holds the address (for IPv4 mostly the announced prefix; not a live BGP lookup, docs/ip.md says what it is), and `rpki` the state of (prefix, asn). `Accept: application/x-ndjson` streams one line per address; format=csv gives one row each. More than 100,000 entries is 413.
+         */
+        post: operations["networkIpBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/myip": {
         parameters: {
             query?: never;
@@ -3429,6 +3449,7 @@ export interface operations {
                 "application/json": unknown[] | {
                     cidrs: unknown[];
                 };
+                "text/csv": string;
                 "text/plain": string;
             };
         };
@@ -12991,6 +13012,213 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["UpstreamError"];
+        };
+    };
+    networkIpBulk: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown[] | {
+                    ips: unknown[];
+                };
+                "text/csv": string;
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Entries in the request */
+                            count: number;
+                            /** @description The offline data sets the answers come from (name and version; /api/ip/{ip} details them) */
+                            data_source: {
+                                asn: string;
+                                country: string;
+                            };
+                            invalid: number;
+                            /** @description One per entry, in the order sent */
+                            results: {
+                                /** @description The AS's organization name in the bundled data */
+                                as_name?: string | null;
+                                /** @description Origin AS of the address in the bundled data; null when it has none */
+                                asn?: number | null;
+                                /** @description Never a legitimate public source or destination, by the IANA registries (as /api/ip/{ip} says) */
+                                bogon?: boolean;
+                                /** @description IANA class: a special-purpose class (private, loopback, documentation, ...), else public, multicast or reserved */
+                                class?: string;
+                                /** @description ISO 3166-1 alpha-2 country of registration (not a geolocation of the host) */
+                                country?: string | null;
+                                /** @description Why the entry is not an address (that entry's error, not the request's) */
+                                error?: {
+                                    /** @constant */
+                                    code: "bad_request";
+                                    message: string;
+                                };
+                                /** @description The entry as sent (bad entries only) */
+                                input?: string;
+                                /** @description The address, canonical (RFC 5952 for IPv6) */
+                                ip?: string;
+                                /** @description The largest CIDR block containing the address inside its range in the bundled ASN data: for IPv4 mostly the prefix the AS announces in BGP (the data is built from RouteViews tables first), for IPv6 the RIR delegation. Not a live BGP lookup: null when the data has no range */
+                                prefix?: string | null;
+                                /** @description RFC 6811 state of (prefix, asn) against the loaded VRP set; null when there is no prefix or ASN, or no VRP set is loaded */
+                                rpki?: ("valid" | "invalid" | "not-found") | null;
+                                version?: 4 | 6;
+                            }[];
+                            /** @description The VRP set the rpki states come from (loaded: false, and every rpki null, before one has loaded) */
+                            rpki: {
+                                age_seconds: number | null;
+                                generated_at: string | null;
+                                loaded: boolean;
+                                vrps: number | null;
+                            };
+                            valid: number;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/x-ndjson": {
+                        /** @description The AS's organization name in the bundled data */
+                        as_name?: string | null;
+                        /** @description Origin AS of the address in the bundled data; null when it has none */
+                        asn?: number | null;
+                        /** @description Never a legitimate public source or destination, by the IANA registries (as /api/ip/{ip} says) */
+                        bogon?: boolean;
+                        /** @description IANA class: a special-purpose class (private, loopback, documentation, ...), else public, multicast or reserved */
+                        class?: string;
+                        /** @description ISO 3166-1 alpha-2 country of registration (not a geolocation of the host) */
+                        country?: string | null;
+                        /** @description Why the entry is not an address (that entry's error, not the request's) */
+                        error?: {
+                            /** @constant */
+                            code: "bad_request";
+                            message: string;
+                        };
+                        /** @description The entry as sent (bad entries only) */
+                        input?: string;
+                        /** @description The address, canonical (RFC 5952 for IPv6) */
+                        ip?: string;
+                        /** @description The largest CIDR block containing the address inside its range in the bundled ASN data: for IPv4 mostly the prefix the AS announces in BGP (the data is built from RouteViews tables first), for IPv6 the RIR delegation. Not a live BGP lookup: null when the data has no range */
+                        prefix?: string | null;
+                        /** @description RFC 6811 state of (prefix, asn) against the loaded VRP set; null when there is no prefix or ASN, or no VRP set is loaded */
+                        rpki?: ("valid" | "invalid" | "not-found") | null;
+                        version?: 4 | 6;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            /** @description Entries in the request */
+                            count: number;
+                            /** @description The offline data sets the answers come from (name and version; /api/ip/{ip} details them) */
+                            data_source: {
+                                asn: string;
+                                country: string;
+                            };
+                            invalid: number;
+                            /** @description One per entry, in the order sent */
+                            results: {
+                                /** @description The AS's organization name in the bundled data */
+                                as_name?: string | null;
+                                /** @description Origin AS of the address in the bundled data; null when it has none */
+                                asn?: number | null;
+                                /** @description Never a legitimate public source or destination, by the IANA registries (as /api/ip/{ip} says) */
+                                bogon?: boolean;
+                                /** @description IANA class: a special-purpose class (private, loopback, documentation, ...), else public, multicast or reserved */
+                                class?: string;
+                                /** @description ISO 3166-1 alpha-2 country of registration (not a geolocation of the host) */
+                                country?: string | null;
+                                /** @description Why the entry is not an address (that entry's error, not the request's) */
+                                error?: {
+                                    /** @constant */
+                                    code: "bad_request";
+                                    message: string;
+                                };
+                                /** @description The entry as sent (bad entries only) */
+                                input?: string;
+                                /** @description The address, canonical (RFC 5952 for IPv6) */
+                                ip?: string;
+                                /** @description The largest CIDR block containing the address inside its range in the bundled ASN data: for IPv4 mostly the prefix the AS announces in BGP (the data is built from RouteViews tables first), for IPv6 the RIR delegation. Not a live BGP lookup: null when the data has no range */
+                                prefix?: string | null;
+                                /** @description RFC 6811 state of (prefix, asn) against the loaded VRP set; null when there is no prefix or ASN, or no VRP set is loaded */
+                                rpki?: ("valid" | "invalid" | "not-found") | null;
+                                version?: 4 | 6;
+                            }[];
+                            /** @description The VRP set the rpki states come from (loaded: false, and every rpki null, before one has loaded) */
+                            rpki: {
+                                age_seconds: number | null;
+                                generated_at: string | null;
+                                loaded: boolean;
+                                vrps: number | null;
+                            };
+                            valid: number;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+            /** @description The bundled ASN and country data has not loaded (or failed to load) (service_unavailable) */
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     utilitiesMyip: {
