@@ -64,6 +64,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Many GET calls in one request: each answered as on its own, through the same validation, cache and coalescing, listed in order
+         * @description Each request runs as the single call would (its own validation, cache entry and shaping controls: fields, exclude, sort, order, limit, offset) and gets its status and data or error object; a bad request is its own error, never the batch's. Requests run 16 at a time, at most 4 at once on one target (domain or address), under one deadline. The batch is charged the sum of its requests' costs before anything runs. format= applies to the whole answer (csv: one row per request); `Accept: application/x-ndjson` streams one line per request as each finishes. A batch may not hold POST endpoints (this one included) or the CPU-pool endpoints; at most INFRALENS_BATCH_LIMITS requests per tier (413 past it).
+         */
+        post: operations["metaBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/bgp/asn/{asn}": {
         parameters: {
             query?: never;
@@ -2452,6 +2472,213 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+        };
+    };
+    metaBatch: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown[] | {
+                    requests: unknown[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Rate-limit units charged for the batch: the sum of its requests' costs, at least 1 */
+                            cost: number;
+                            /** @description Requests in the batch */
+                            count: number;
+                            failed: number;
+                            /** @description One per request, in the order of the body */
+                            results: {
+                                /**
+                                 * @description Whether the answer came from the cache (successes only), as meta.cache says for a single call
+                                 * @enum {string}
+                                 */
+                                cache?: "hit" | "miss";
+                                /** @description The endpoint's data, shaped by the controls in the item's own path */
+                                data?: unknown;
+                                /** @description The dotted name of the endpoint that answered; null when the item names none */
+                                endpoint: string | null;
+                                /** @description The error object this request answers on its own (code, message, details) */
+                                error?: {
+                                    code: string;
+                                    details: {
+                                        [key: string]: unknown;
+                                    };
+                                    message: string;
+                                };
+                                /** @description The position of the request in the body, from 0 */
+                                index: number;
+                                pagination?: {
+                                    limit?: number;
+                                    offset: number | string;
+                                    total: number | string;
+                                    totals?: {
+                                        [key: string]: number;
+                                    };
+                                };
+                                stale?: {
+                                    expired_at: string;
+                                    reason: string;
+                                };
+                                /** @description The HTTP status this request answers on its own */
+                                status: number;
+                            }[];
+                            succeeded: number;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/x-ndjson": {
+                        /**
+                         * @description Whether the answer came from the cache (successes only), as meta.cache says for a single call
+                         * @enum {string}
+                         */
+                        cache?: "hit" | "miss";
+                        /** @description The endpoint's data, shaped by the controls in the item's own path */
+                        data?: unknown;
+                        /** @description The dotted name of the endpoint that answered; null when the item names none */
+                        endpoint: string | null;
+                        /** @description The error object this request answers on its own (code, message, details) */
+                        error?: {
+                            code: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                            message: string;
+                        };
+                        /** @description The position of the request in the body, from 0 */
+                        index: number;
+                        pagination?: {
+                            limit?: number;
+                            offset: number | string;
+                            total: number | string;
+                            totals?: {
+                                [key: string]: number;
+                            };
+                        };
+                        stale?: {
+                            expired_at: string;
+                            reason: string;
+                        };
+                        /** @description The HTTP status this request answers on its own */
+                        status: number;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            /** @description Rate-limit units charged for the batch: the sum of its requests' costs, at least 1 */
+                            cost: number;
+                            /** @description Requests in the batch */
+                            count: number;
+                            failed: number;
+                            /** @description One per request, in the order of the body */
+                            results: {
+                                /**
+                                 * @description Whether the answer came from the cache (successes only), as meta.cache says for a single call
+                                 * @enum {string}
+                                 */
+                                cache?: "hit" | "miss";
+                                /** @description The endpoint's data, shaped by the controls in the item's own path */
+                                data?: unknown;
+                                /** @description The dotted name of the endpoint that answered; null when the item names none */
+                                endpoint: string | null;
+                                /** @description The error object this request answers on its own (code, message, details) */
+                                error?: {
+                                    code: string;
+                                    details: {
+                                        [key: string]: unknown;
+                                    };
+                                    message: string;
+                                };
+                                /** @description The position of the request in the body, from 0 */
+                                index: number;
+                                pagination?: {
+                                    limit?: number;
+                                    offset: number | string;
+                                    total: number | string;
+                                    totals?: {
+                                        [key: string]: number;
+                                    };
+                                };
+                                stale?: {
+                                    expired_at: string;
+                                    reason: string;
+                                };
+                                /** @description The HTTP status this request answers on its own */
+                                status: number;
+                            }[];
+                            succeeded: number;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["UpstreamError"];
