@@ -83,6 +83,44 @@ const rateLimits = z.string().transform((value, ctx) => {
   return limits
 })
 
+/** Requests one POST /api/batch may hold, per tier: at most this many. */
+export const MAX_BATCH_ITEMS = 10_000
+
+/** What each tier may put in one batch when INFRALENS_BATCH_LIMITS leaves it out (issue 22: 20 / 100 / 1,000). */
+const DEFAULT_BATCH_LIMITS: Readonly<Record<string, number>> = Object.freeze(Object.assign(Object.create(null) as Record<string, number>, { anonymous: 20, free: 100, pro: 1000 }))
+
+const batchLimits = z.string().transform((value, ctx) => {
+  const limits = Object.create(null) as Record<string, number>
+  for (const entry of value.split(',').filter((s) => s.trim() !== '')) {
+    const [tier, count] = entry.split('=').map((s) => s.trim())
+    const n = Number(count)
+    if (!tier || !/^[a-z][a-z0-9_-]*$/.test(tier) || !Number.isInteger(n) || n < 1 || n > MAX_BATCH_ITEMS) {
+      ctx.addIssue({ code: 'custom', message: `"${entry}" must be tier=items with an integer from 1 to ${MAX_BATCH_ITEMS}` })
+      return z.NEVER
+    }
+    limits[tier] = n
+  }
+  return limits
+})
+
+/**
+ * The batch size of every tier INFRALENS_RATE_LIMITS has: the operator's
+ * INFRALENS_BATCH_LIMITS entry, else the built-in default for that tier name,
+ * else anonymous's. Only a tier the operator names in INFRALENS_BATCH_LIMITS must
+ * exist in INFRALENS_RATE_LIMITS (a rate-limit setting with only anonymous=...
+ * is fine: the defaults' free and pro then simply have no tier to apply to).
+ */
+function batchSizes(rate: Readonly<Record<string, number>>, given: Readonly<Record<string, number>> | undefined): Record<string, number> | string {
+  const stray = given ? Object.keys(given).filter((tier) => !Object.hasOwn(rate, tier)) : []
+  if (stray.length > 0) return `tier(s) ${stray.join(', ')} not in INFRALENS_RATE_LIMITS (${Object.keys(rate).join(', ')}); a batch size belongs to a tier that exists`
+  const sizes = Object.create(null) as Record<string, number>
+  const anonymous = given?.anonymous ?? DEFAULT_BATCH_LIMITS.anonymous!
+  for (const tier of Object.keys(rate)) {
+    sizes[tier] = (given && Object.hasOwn(given, tier) ? given[tier] : undefined) ?? (Object.hasOwn(DEFAULT_BATCH_LIMITS, tier) ? DEFAULT_BATCH_LIMITS[tier] : undefined) ?? anonymous
+  }
+  return sizes
+}
+
 const cidrList = z.string().transform((value, ctx) => {
   const list: Array<[ipaddr.IPv4 | ipaddr.IPv6, number]> = []
   for (const entry of value.split(',').filter((s) => s.trim() !== '')) {
@@ -151,6 +189,7 @@ const EnvSchema = z.object({
   INFRALENS_ALLOW_PRIVATE_TARGETS: booleanFlag.default(false),
   INFRALENS_KEYS_FILE: z.string().min(1).optional(),
   INFRALENS_RATE_LIMITS: rateLimits.default(rateLimits.parse('anonymous=60,free=600,pro=6000')),
+  INFRALENS_BATCH_LIMITS: batchLimits.optional(),
   INFRALENS_TRUST_PROXY: cidrList.default([]),
   INFRALENS_CACHE_MAX_ENTRIES: z.coerce.number().int().min(0).default(50_000),
   INFRALENS_STALE_IF_ERROR_S: z.coerce.number().int().min(0).max(7 * 86_400).default(3600),
@@ -207,6 +246,11 @@ export interface Config {
   allowPrivateTargets: boolean
   keysFile: string | undefined
   rateLimits: Readonly<Record<string, number>>
+  /**
+   * Requests one POST /api/batch may hold, per tier (INFRALENS_BATCH_LIMITS): one
+   * for every tier of rateLimits (null-prototype: look tiers up with Object.hasOwn).
+   */
+  batchLimits: Readonly<Record<string, number>>
   trustProxy: ReadonlyArray<[ipaddr.IPv4 | ipaddr.IPv6, number]>
   cacheMaxEntries: number
   /** How long past its TTL a cached answer may stand in for a failing upstream (0: never). */
@@ -261,6 +305,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   if (lines.length > 0 || !parsed.success) throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
   const e = parsed.data
   const workers = e.INFRALENS_WORKERS ?? availableParallelism()
+  const batches = batchSizes(e.INFRALENS_RATE_LIMITS, e.INFRALENS_BATCH_LIMITS)
+  if (typeof batches === 'string') throw new ConfigError(`Invalid configuration:\n  INFRALENS_BATCH_LIMITS: ${batches}`)
   return {
     port: e.PORT,
     host: e.HOST,
@@ -284,6 +330,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     allowPrivateTargets: e.INFRALENS_ALLOW_PRIVATE_TARGETS,
     keysFile: e.INFRALENS_KEYS_FILE,
     rateLimits: e.INFRALENS_RATE_LIMITS,
+    batchLimits: batches,
     trustProxy: e.INFRALENS_TRUST_PROXY,
     cacheMaxEntries: e.INFRALENS_CACHE_MAX_ENTRIES,
     requestTimeoutMs: e.INFRALENS_REQUEST_TIMEOUT_MS,

@@ -69,6 +69,22 @@ export interface EndpointDescriptor<P extends z.ZodObject = z.ZodObject, D exten
   dnsType?: DecodedType
   /** Rate-limit weight; 0 reports the limit without spending from it. */
   cost: number
+  /**
+   * The cost depends on the input (a batch costs what its items cost): a sentence
+   * for the docs saying how it is counted (`x-cost-rule`), `cost` then being the
+   * unit it is counted in. The plugin that answers registers the pricing with
+   * api.price; the rate limit is charged that amount after the input is validated
+   * and before the resolver runs (input that fails validation costs 1, like any
+   * request refused before the limiter). Not with `offload`.
+   */
+  inputCost?: string
+  /**
+   * A list in data (dotted path) that may go out as NDJSON, one line per item as
+   * soon as it is ready, when the request asks `Accept: application/x-ndjson` (and
+   * names no `format=`). The resolver returns a Streamed answer (runtime/streamed.ts).
+   * Needs `cache: false`; not with `offload`.
+   */
+  stream?: string
   /** Dotted paths of the arrays in data that sort/order/limit/offset act on. */
   lists?: readonly string[]
   /**

@@ -5,10 +5,13 @@ import type { Clock } from './clock.ts'
 import type { Config } from './config.ts'
 import type { AnyEndpoint } from './define-endpoint.ts'
 import type { Format } from './define-format.ts'
+import type { Controls } from './controls.ts'
+import type { Pagination } from './envelope.ts'
 import type { DnsClient } from './net/dns/dns-client.ts'
 import type { GuardedNetwork } from './net/guarded-network.ts'
 import type { SharedRedis } from './shared-redis.ts'
 import type { ClusterLink } from './cluster/worker-link.ts'
+import type { Streamed } from './streamed.ts'
 
 /**
  * Upstream clients by name. Plugins that provide one extend this interface
@@ -27,6 +30,8 @@ export interface ResolverContext {
   /** The service's clock: every date an answer depends on comes from it (runtime/clock.ts). */
   clock: Clock
   caller: Readonly<Caller>
+  /** The request's id (X-Request-Id): what a resolver logs a failure of its own parts with. */
+  readonly requestId: string
   /** Caps the cache TTL of this answer (e.g. at the smallest DNS TTL). */
   lowerTtl(seconds: number): void
   /**
@@ -44,6 +49,14 @@ export interface InvokeOptions {
   signal?: AbortSignal
   /** The invoked answer's own deadline: its work is cancelled and it fails with 504 timeout. */
   timeoutMs?: number
+  /**
+   * Query controls for the answer, as a request to the endpoint's path would
+   * carry them (runtime/controls.ts parseControls): sort/order, limit/offset and
+   * fields/exclude shape `data` (a bad one is the InputError the route would
+   * answer), and `pagination` says how it was paged. Without them, `data` is the
+   * endpoint's whole answer (a cached one is shared: never change it).
+   */
+  controls?: Controls
 }
 
 export interface Invoked<T> {
@@ -53,12 +66,25 @@ export interface Invoked<T> {
   ttl: number
   /** Set when a stale cached answer stood in for a failing upstream (stale-if-error). */
   stale?: { reason: string; expired_at: string }
+  /** How the controls paged it (options.controls with limit/offset), or how the endpoint pages itself. */
+  pagination?: Pagination
 }
 
+/**
+ * A resolver returns its data, or (for endpoints whose descriptor says `stream`)
+ * a Streamed answer that yields the data in the end and its items on the way.
+ */
 export type Resolver<E extends AnyEndpoint = AnyEndpoint> = (
   input: z.output<E['params']>,
   ctx: ResolverContext,
-) => Promise<z.input<E['data']>> | z.input<E['data']>
+) => Promise<z.input<E['data']> | Streamed<z.input<E['data']>>> | z.input<E['data']> | Streamed<z.input<E['data']>>
+
+/**
+ * The cost of one call of an endpoint whose descriptor has `inputCost`, from its
+ * validated input and the caller (a tier may have its own bounds: a throw is the
+ * call's error, answered before anything is charged but the refusal's 1 unit).
+ */
+export type Pricer<E extends AnyEndpoint = AnyEndpoint> = (input: z.output<E['params']>, caller: Readonly<Caller>) => number
 
 /**
  * Throwing means not ready. Returning a string means ready but degraded (e.g. the
@@ -115,6 +141,8 @@ export interface PluginApi {
   /** Every discovered descriptor (meta endpoints document the registry with it). */
   endpoints(): readonly AnyEndpoint[]
   resolve<E extends AnyEndpoint>(endpoint: E, resolver: Resolver<E>): void
+  /** What a call of an endpoint with `inputCost` costs; every such endpoint needs one. */
+  price<E extends AnyEndpoint>(endpoint: E, pricer: Pricer<E>): void
   /**
    * A work module (runtime/cpu/define-work.ts): pure code the CPU pool's workers
    * load, e.g. `new URL('./work.ts', import.meta.url)`. Its resolvers are

@@ -6,7 +6,11 @@ import type { AnyEndpoint } from './define-endpoint.ts'
 import type { Invoked, Resolver, UpstreamRegistry } from './define-plugin.ts'
 import { toSeconds } from './duration.ts'
 import { raceDeadline } from './deadline.ts'
+import type { EndpointShaper } from './endpoint-shaper.ts'
+import { defineShaper } from './endpoint-shaper.ts'
 import { validateInput } from './input.ts'
+import { pagingReader } from './paging-reader.ts'
+import { Streamed } from './streamed.ts'
 import type { Invoker, ResolverContextDeps } from './resolver-context.ts'
 import { CallContext } from './resolver-context.ts'
 
@@ -31,6 +35,9 @@ interface Target {
   steps: Step[]
   /** The descriptor's TTL in seconds; 0 when it is never cached. */
   ttl: number
+  shaper: EndpointShaper
+  /** Reads meta.pagination out of the data of an endpoint that pages itself (descriptor `pagination`). */
+  ownPaging: ReturnType<typeof pagingReader> | undefined
 }
 
 export function createInvoker(deps: InvokerDeps): Invoker {
@@ -45,7 +52,14 @@ export function createInvoker(deps: InvokerDeps): Invoker {
     const resolver = deps.resolvers.get(endpoint.name)
     if (!resolver || byName.get(endpoint.name) === undefined) throw new Error(`ctx.invoke: "${endpoint.name}" is not an endpoint of this service`)
     const steps = deps.layers.filter((l) => l.stage === 'cache').flatMap((l) => l.forEndpoint(endpoint) ?? [])
-    target = { endpoint, resolver, steps, ttl: endpoint.cache === false ? 0 : toSeconds(endpoint.cache.ttl) }
+    target = {
+      endpoint,
+      resolver,
+      steps,
+      ttl: endpoint.cache === false ? 0 : toSeconds(endpoint.cache.ttl),
+      shaper: defineShaper(endpoint),
+      ownPaging: endpoint.pagination && pagingReader(endpoint.pagination),
+    }
     targets.set(endpoint.name, target)
     return target
   }
@@ -74,13 +88,24 @@ export function createInvoker(deps: InvokerDeps): Invoker {
     const resolve = () => target.resolver(call.input, ctx)
     const run = (index: number): MaybePromise<unknown> => (index < target.steps.length ? target.steps[index]!(call, () => run(index + 1)) : resolve())
 
+    // A streamed answer (runtime/streamed.ts) is wanted whole here, under the same deadline.
+    const whole = async (): Promise<unknown> => {
+      const data = await run(0)
+      return data instanceof Streamed ? data.whole(ctx.signal) : data
+    }
     const data: unknown =
-      timeoutMs === undefined ? await run(0) : await raceDeadline(run(0), timeoutMs, () => ctx.abort(new Error(`${endpoint.name} deadline passed`)))
+      timeoutMs === undefined ? await whole() : await raceDeadline(whole(), timeoutMs, () => ctx.abort(new Error(`${endpoint.name} deadline passed`)))
     // The cache layer says how long the answer stays fresh; without one, the
     // descriptor's TTL as the resolver lowered it.
     const ttl = target.ttl === 0 ? 0 : (call.maxAge ?? Math.max(0, Math.floor(Math.min(target.ttl, call.ttl ?? target.ttl))))
     const answer: Invoked<unknown> = { data, cache: call.cache, ttl }
     if (call.stale) answer.stale = call.stale
+    if (options.controls !== undefined) {
+      const shaped = target.shaper(data, options.controls)
+      answer.data = shaped.data
+      const pagination = shaped.pagination ?? target.ownPaging?.(data)
+      if (pagination !== undefined) answer.pagination = pagination
+    }
     return answer
   }
   const contextDeps: ResolverContextDeps = { upstreams: deps.upstreams, config: deps.config, clock: deps.clock, invoke }

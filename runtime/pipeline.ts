@@ -11,10 +11,10 @@ import type { Controls } from './controls.ts'
 import { DEFAULT_CONTROLS, parseControls } from './controls.ts'
 import type { AnyEndpoint } from './define-endpoint.ts'
 import type { FormatContext } from './define-format.ts'
-import type { RequestObserver, RequestRecord, Resolver, UpstreamRegistry } from './define-plugin.ts'
-import type { Pagination, SuccessMeta } from './envelope.ts'
-import { successEnvelope } from './envelope.ts'
-import { ApiError, ClientClosedError } from './errors.ts'
+import type { Pricer, RequestObserver, RequestRecord, Resolver, UpstreamRegistry } from './define-plugin.ts'
+import type { SuccessMeta } from './envelope.ts'
+import { errorEnvelope, successEnvelope } from './envelope.ts'
+import { ApiError, ClientClosedError, InternalError } from './errors.ts'
 import { raceDeadline } from './deadline.ts'
 import { readBody, rawInput, validateInput } from './input.ts'
 import type { Invoker } from './resolver-context.ts'
@@ -22,11 +22,13 @@ import { CallContext } from './resolver-context.ts'
 import type { Formats } from './respond.ts'
 import { baseHeaders, bodyResponse, documentBody, errorInfo, errorResponse, notModified, rawBody, staticResponse, successResponse } from './respond.ts'
 import { noneMatch, weakTag } from './http/entity-tag.ts'
+import { acceptsNdjson, ndjsonResponse } from './http/ndjson.ts'
 import { pageLinks } from './http/page-links.ts'
 import { StaticDocuments } from './http/static-document.ts'
-import type { FieldTree } from './field-tree.ts'
-import { compileFieldTree } from './field-tree.ts'
-import { compileListPaths, hasShaping, shape } from './shape.ts'
+import { defineShaper } from './endpoint-shaper.ts'
+import { pagingReader } from './paging-reader.ts'
+import { hasShaping } from './shape.ts'
+import { Streamed } from './streamed.ts'
 import type { CpuPool } from './cpu/cpu-pool.ts'
 import { Rendered, defineOffload } from './cpu/offload.ts'
 
@@ -52,23 +54,6 @@ export interface PipelineDeps {
 const NO_QUERY = new URLSearchParams()
 
 export const STAGE_ORDER: readonly LayerStage[] = ['auth', 'limit', 'cache']
-
-function readPath(data: unknown, path: string): unknown {
-  let current = data
-  for (const key of path.split('.')) {
-    if (typeof current !== 'object' || current === null) return undefined
-    current = (current as Record<string, unknown>)[key]
-  }
-  return current
-}
-
-function pagingReader(paths: NonNullable<AnyEndpoint['pagination']>): (data: unknown) => Pagination {
-  return (data) => ({
-    total: readPath(data, paths.total) as number | string,
-    limit: readPath(data, paths.limit) as number | undefined,
-    offset: readPath(data, paths.offset) as number | string,
-  })
-}
 
 function report(observe: RequestObserver, call: RuntimeCall, status: number, started: number, error?: { code: string; upstream?: string; reason?: string }): void {
   try {
@@ -120,17 +105,18 @@ function stepsFor(endpoint: AnyEndpoint, layers: readonly Layer[], stage: LayerS
   return layers.filter((l) => l.stage === stage).flatMap((l) => l.forEndpoint(endpoint) ?? [])
 }
 
-/** Compiles one descriptor into its request handler: layers and lookups resolved once, here. */
-export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver, deps: PipelineDeps): (event: H3Event) => Response | Promise<Response> {
+/**
+ * Compiles one descriptor into its request handler: layers and lookups resolved
+ * once, here. `pricer`: the cost of a call from its input, for endpoints with
+ * `inputCost` (api.price).
+ */
+export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver, deps: PipelineDeps, pricer?: Pricer): (event: H3Event) => Response | Promise<Response> {
   const { config, formats, formatNames, nextId, isoNow } = deps
   const log = deps.log.child({ endpoint: endpoint.name })
   const shape_ = endpoint.params.shape as Record<string, unknown>
   const claimed = new Set(Object.keys(shape_))
   const queryKeys = Object.keys(shape_).filter((k) => k !== 'body')
-  const listPaths = compileListPaths(endpoint.lists)
-  // The data schema's field names, for fields=/exclude= typos; compiled on first use.
-  let fieldTree: FieldTree | undefined
-  const fieldsOf = () => (fieldTree ??= compileFieldTree(endpoint.data))
+  const shaper = defineShaper(endpoint)
   const category = endpoint.tag
   const wrapped = endpoint.envelope !== false
   const documentType = endpoint.contentType
@@ -200,11 +186,24 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
   // the rest of this same pipeline (validation, resolver, format) and sends back
   // the rendered answer. Such endpoints are never cached (runtime/registry.ts).
   const offloaded = endpoint.offload && deps.cpu ? defineOffload(endpoint, deps.cpu, () => deps.clock.now()) : undefined
-  const steps: Step[] = [
-    ...stepsFor(endpoint, deps.layers, 'auth'),
-    ...stepsFor(endpoint, deps.layers, 'limit'),
-    ...(offloaded ? [] : [validate, ...stepsFor(endpoint, deps.layers, 'cache')]),
-  ]
+  // A cost that depends on the input (descriptor `inputCost`) is known once the
+  // input is: validation runs first, then the price, then the rate limit charges it.
+  if (endpoint.inputCost !== undefined && pricer === undefined) throw new Error(`${endpoint.name} has an inputCost but no price (api.price)`)
+  const price: Step | undefined =
+    pricer &&
+    ((call, next) => {
+      const cost = pricer(call.input, call.caller)
+      if (!Number.isSafeInteger(cost) || cost < 0) throw new Error(`the price of ${endpoint.name} is ${cost}, not a whole number of units >= 0`)
+      call.cost = cost
+      return next()
+    })
+  const steps: Step[] = price
+    ? [...stepsFor(endpoint, deps.layers, 'auth'), validate, price, ...stepsFor(endpoint, deps.layers, 'limit'), ...stepsFor(endpoint, deps.layers, 'cache')]
+    : [
+        ...stepsFor(endpoint, deps.layers, 'auth'),
+        ...stepsFor(endpoint, deps.layers, 'limit'),
+        ...(offloaded ? [] : [validate, ...stepsFor(endpoint, deps.layers, 'cache')]),
+      ]
   const last = offloaded ? (call: Call) => offloaded(call, (call as RuntimeCall).url, (call as RuntimeCall).routeParams) : resolve
   const run = (call: Call, index: number): MaybePromise<unknown> =>
     index < steps.length ? steps[index]!(call, () => run(call, index + 1)) : last(call)
@@ -244,7 +243,7 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
       return response
     }
     const shaping = hasShaping(controls)
-    const shaped = shaping ? shape(data, listPaths, controls, controls.fields || controls.exclude ? fieldsOf() : undefined) : { data, pagination: undefined }
+    const shaped = shaper(data, controls)
     if (tagged) {
       // After shaping, so a request shaping refuses (400) is never a 304.
       const etag = weakTag(data, call.caller.tier, url.pathname + url.search)
@@ -312,9 +311,43 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
     return new FastResponse(rendered.body, { status: rendered.status, statusText: STATUS_CODES[rendered.status] ?? '', headers })
   }
 
+  /**
+   * A Streamed answer (runtime/streamed.ts): NDJSON lines as its items finish when
+   * the endpoint streams and the request asks for it (Accept, and no format=);
+   * otherwise the whole data once its producer is done, answered like any other.
+   */
+  const streamAnswer = (call: RuntimeCall, data: Streamed, started: number): Response | Promise<Response> => {
+    const explicitFormat = call.url.search.length > 1 && call.url.searchParams.has('format')
+    if (endpoint.stream === undefined || explicitFormat || !acceptsNdjson(call.header('accept'))) {
+      return data.whole(call.request.signal).then(
+        (whole) => answer(call, whole, started),
+        (thrown: unknown) => fail(call, thrown, started),
+      )
+    }
+    const shapeLine = shaper.line(call.controls)
+    const headers = baseHeaders(call.requestId, 'application/x-ndjson', call.header('origin') !== null)
+    for (const name in call.headers) headers[name] = call.headers[name]!
+    headers['cache-control'] ??= 'no-store'
+    return ndjsonResponse({
+      headers,
+      header: call.header,
+      produce: data.produce,
+      line: shapeLine ? (item) => JSON.stringify(shapeLine(item)) : (item) => JSON.stringify(item),
+      failure: (thrown) => {
+        // The status went out with the first line: the error is the last line, as its envelope.
+        const error = thrown instanceof ApiError ? thrown : new InternalError()
+        if (!(thrown instanceof ApiError)) log.error({ request_id: call.requestId, err: thrown }, 'unhandled error')
+        return JSON.stringify(errorEnvelope(error.code, error.message, error.details, call.requestId, isoNow()))
+      },
+      signal: call.request.signal,
+      done: observe ? () => report(observe, call, 200, started) : undefined,
+    })
+  }
+
   const answer = (call: RuntimeCall, data: unknown, started: number): Response | Promise<Response> => {
     try {
       if (data instanceof Rendered) return sendRendered(call, data, started)
+      if (data instanceof Streamed) return streamAnswer(call, data, started)
       const response = succeed(call, data, started)
       // A kept document's coding failing to be made (static-document.ts) fails like any other answer.
       return response instanceof Promise ? response.catch((thrown: unknown) => fail(call, thrown, started)) : response

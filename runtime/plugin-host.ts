@@ -4,7 +4,7 @@ import type { Clock } from './clock.ts'
 import type { Config } from './config.ts'
 import type { AnyEndpoint } from './define-endpoint.ts'
 import type { Format } from './define-format.ts'
-import type { Plugin, PluginApi, RawRouteHandler, ReadinessCheck, RequestObserver, Resolver, UpstreamRegistry } from './define-plugin.ts'
+import type { Plugin, PluginApi, Pricer, RawRouteHandler, ReadinessCheck, RequestObserver, Resolver, UpstreamRegistry } from './define-plugin.ts'
 import type { DnsClient } from './net/dns/dns-client.ts'
 import type { GuardedNetwork } from './net/guarded-network.ts'
 import { PluginError } from './plugins.ts'
@@ -32,6 +32,8 @@ export interface PluginHostDeps {
 /** Everything registered so far, each kind in the order it was registered. */
 export interface Registrations {
   resolvers: Map<string, Resolver>
+  /** Prices of the endpoints whose cost depends on their input (descriptor `inputCost`). */
+  pricers: Map<string, Pricer>
   upstreams: Partial<UpstreamRegistry>
   layers: Layer[]
   formats: Format[]
@@ -44,13 +46,13 @@ export interface Registrations {
 }
 
 export function emptyRegistrations(): Registrations {
-  return { resolvers: new Map(), upstreams: {}, layers: [], formats: [], checks: [], closers: [], observers: [], rawRoutes: new Map(), workModules: [] }
+  return { resolvers: new Map(), pricers: new Map(), upstreams: {}, layers: [], formats: [], checks: [], closers: [], observers: [], rawRoutes: new Map(), workModules: [] }
 }
 
 /** The PluginApi one plugin's setup gets: what it registers lands in `into`. */
 function pluginApi(plugin: Plugin, deps: PluginHostDeps, known: ReadonlySet<string>, into: Registrations): PluginApi {
   const { config, log, clock, dns, network, redis, endpoints, cluster } = deps
-  const { resolvers, upstreams, layers, formats, checks, closers, observers, rawRoutes, workModules } = into
+  const { resolvers, pricers, upstreams, layers, formats, checks, closers, observers, rawRoutes, workModules } = into
   return {
     config,
     log: log.child({ plugin: plugin.name }),
@@ -66,6 +68,13 @@ function pluginApi(plugin: Plugin, deps: PluginHostDeps, known: ReadonlySet<stri
       }
       if (resolvers.has(endpoint.name)) throw new PluginError(`Two resolvers for "${endpoint.name}" (second from plugin "${plugin.name}")`)
       resolvers.set(endpoint.name, resolver as Resolver)
+    },
+    price(endpoint, pricer) {
+      if (endpoint.inputCost === undefined) {
+        throw new PluginError(`Plugin "${plugin.name}" prices "${endpoint.name}", whose descriptor has no inputCost (its cost is the descriptor's \`cost\`)`)
+      }
+      if (pricers.has(endpoint.name)) throw new PluginError(`Two prices for "${endpoint.name}" (second from plugin "${plugin.name}")`)
+      pricers.set(endpoint.name, pricer as Pricer)
     },
     upstream(name, client) {
       if (name in upstreams) throw new PluginError(`Upstream "${String(name)}" is registered twice (second from plugin "${plugin.name}")`)
@@ -103,6 +112,8 @@ export async function hostPlugins(plugins: readonly Plugin[], deps: PluginHostDe
 export function requireComplete(endpoints: readonly AnyEndpoint[], registered: Registrations): void {
   const missing = endpoints.filter((e) => !registered.resolvers.has(e.name)).map((e) => e.name)
   if (missing.length) throw new PluginError(`No resolver registered for: ${missing.join(', ')}`)
+  const unpriced = endpoints.filter((e) => e.inputCost !== undefined && !registered.pricers.has(e.name)).map((e) => e.name)
+  if (unpriced.length) throw new PluginError(`No price (api.price) registered for: ${unpriced.join(', ')}, whose cost depends on the input (inputCost)`)
   for (const e of endpoints) {
     for (const u of e.upstreams ?? []) {
       if (!(u in registered.upstreams)) throw new PluginError(`${e.name} needs upstream "${u}", which no plugin provides`)

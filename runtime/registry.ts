@@ -60,6 +60,15 @@ function check(endpoint: AnyEndpoint, where: string): void {
     if (endpoint.upstreams?.length) fail('offload endpoints cannot have upstreams (the CPU pool runs pure computations)')
     if (endpoint.cache !== false) fail('offload endpoints are never cached: set cache: false')
     if (endpoint.unavailable === undefined) fail('offload endpoints answer 503 when the CPU pool is full: say so in `unavailable`')
+    // The worker validates the input, after the rate limit was charged on the main thread.
+    if (endpoint.inputCost !== undefined) fail('offload endpoints cannot have an inputCost (their input is read in the worker, after the rate limit)')
+    if (endpoint.stream !== undefined) fail('offload endpoints cannot stream (the worker renders the whole answer)')
+  }
+  if (endpoint.inputCost !== undefined && endpoint.inputCost.trim() === '') fail('inputCost is the sentence that says how the cost is counted; it cannot be empty')
+  if (endpoint.stream !== undefined) {
+    // A streamed answer is made while it is sent: there is no whole answer to keep.
+    if (endpoint.cache !== false) fail('stream endpoints are never cached: set cache: false')
+    if (!(endpoint.lists ?? []).includes(endpoint.stream)) fail(`stream "${endpoint.stream}" must be one of the endpoint's lists`)
   }
   aliasPath(endpoint)
 }

@@ -75,6 +75,10 @@ export class CallContext implements ResolverContext {
     return this.#call.caller
   }
 
+  get requestId(): string {
+    return this.#call.requestId
+  }
+
   lowerTtl(seconds: number): void {
     const call = this.#call
     call.ttl = call.ttl === undefined ? seconds : Math.min(call.ttl, seconds)

@@ -145,6 +145,21 @@ function successContent(endpoint: AnyEndpoint, example: StoredExample | undefine
             },
           },
         }),
+    ...(endpoint.stream === undefined ? {} : { 'application/x-ndjson': { schema: streamedItem(data, endpoint.stream) } }),
+  }
+}
+
+/**
+ * The NDJSON form of an endpoint that streams (descriptor `stream`): one line per
+ * item of that list, each the item's schema; asked with Accept: application/x-ndjson.
+ */
+function streamedItem(data: JsonSchema, path: string): JsonSchema {
+  let schema: JsonSchema | undefined = data
+  for (const key of path.split('.')) schema = (schema?.properties as Record<string, JsonSchema> | undefined)?.[key]
+  const item = (schema?.items as JsonSchema | undefined) ?? {}
+  return {
+    ...item,
+    description: `One line per item of \`${path}\`, each sent as soon as it is ready (Accept: application/x-ndjson, and no format=). If the work fails once lines have gone out, the last line is the error envelope.`,
   }
 }
 
@@ -215,6 +230,8 @@ function operation(endpoint: AnyEndpoint, example: StoredExample | undefined): J
     parameters: [...own, ...controls],
     security: [{}, { apiKey: [] }],
     'x-cost': endpoint.cost,
+    // How the cost is counted when it depends on the input (a bulk list).
+    ...(endpoint.inputCost === undefined ? {} : { 'x-cost-rule': endpoint.inputCost }),
     'x-cache-ttl-seconds': endpoint.cache === false ? null : toSeconds(endpoint.cache.ttl),
     responses: {
       '200': {
@@ -252,7 +269,12 @@ function operation(endpoint: AnyEndpoint, example: StoredExample | undefined): J
       required: true,
       content: {
         'application/json': { schema: body.schema, ...bodyExample('application/json') },
-        ...(endpoint.body.kind === 'json-or-lines' ? { 'text/plain': { schema: { type: 'string', description: 'one entry per line' }, ...bodyExample('text/plain') } } : {}),
+        ...(endpoint.body.kind === 'json-or-lines'
+          ? {
+              'text/plain': { schema: { type: 'string', description: 'one entry per line' }, ...bodyExample('text/plain') },
+              'text/csv': { schema: { type: 'string', description: 'one entry per row: its first cell (rows starting with # skipped)' } },
+            }
+          : {}),
       },
     }
     ;(op.responses as JsonSchema)['413'] = { $ref: '#/components/responses/PayloadTooLarge' }

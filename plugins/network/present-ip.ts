@@ -19,7 +19,7 @@ const DAY_MS = 86_400_000
  * else for the IPv4 address it carries. The deprecated IPv4-compatible form
  * (::a.b.c.d) is never routed and answers for itself.
  */
-function lookupOrder(address: IpAddress, embedded: EmbeddedIpv4 | null): IpAddress[] {
+export function lookupOrder(address: IpAddress, embedded: EmbeddedIpv4 | null): IpAddress[] {
   if (!embedded || embedded.kind === 'compatible') return [address]
   const v4 = parseIp(embedded.ipv4)
   if (!v4.ok) return [address]

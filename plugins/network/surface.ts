@@ -5,3 +5,7 @@
 
 /** The offline IP -> ASN / country data sets (routing reads them through ctx.upstreams.ipData). */
 export type { IpDataSets } from './ip-data.ts'
+
+/** One address of a bulk lookup from those data sets (routing answers /api/ip/bulk with it, adding RPKI). */
+export { defineBulkLookup } from './bulk-lookup.ts'
+export type { BulkResult, RouteJudge } from './bulk-lookup.ts'

@@ -40,7 +40,7 @@ export default definePlugin({
     /**
      * Over the limit: report the state (refused points already given back), 429
      * naming what the request costs and what is left, so a caller whose request
-     * costs many units (a batch) can tell "wait" from "never, ask for less".
+     * costs many units (a batch, a bulk list) can tell "wait" from "never, ask for less".
      */
     const refused = (tier: string, cost: number, res: Counted, headers: Record<string, string>): RateLimitedError => {
       const limit = limits[tier]!

@@ -4,11 +4,14 @@ import asn from '../../registry/network/asn.ts'
 import bgpAsnEndpoint from '../../registry/network/bgp-asn.ts'
 import bgpPrefixEndpoint from '../../registry/network/bgp-prefix.ts'
 import intelligenceEndpoint from '../../registry/network/intelligence.ts'
+import ipBulkEndpoint from '../../registry/network/ip-bulk.ts'
+import { streamed } from '../../runtime/streamed.ts'
 import rpki from '../../registry/network/rpki.ts'
 import { asnAnswer } from './asn-answer.ts'
 import { bgpAsn } from './bgp-asn.ts'
 import { bgpPrefix } from './bgp-prefix.ts'
 import { intelligence } from './intelligence.ts'
+import { ipBulk, ipBulkCost } from './ip-bulk.ts'
 import type { LocalIpData } from './local-ip-data.ts'
 import { createLocalIpData } from './local-ip-data.ts'
 import type { RipestatClient } from './ripestat/ripestat-client.ts'
@@ -78,6 +81,13 @@ export default definePlugin({
     api.resolve(bgpPrefixEndpoint, ({ prefix }, ctx) => bgpPrefix(ripestat, prefix, ctx.signal))
     api.resolve(bgpAsnEndpoint, ({ asn: number }, ctx) => bgpAsn(ripestat, number, ctx.signal))
     api.resolve(rpki, ({ prefix, asn: origin }, ctx) => rpkiAnswer({ ripestat, vrps }, prefix, origin, ctx.signal))
+    // Bulk IP facts need the network plugin's data and this plugin's VRP set: answered here.
+    api.price(ipBulkEndpoint, ({ body }) => ipBulkCost(body.length))
+    api.resolve(ipBulkEndpoint, ({ body }, ctx) => {
+      const ipData = ctx.upstreams.ipData
+      if (!ipData) throw new Error('the network plugin (ipData upstream) is not installed')
+      return streamed((emit, signal) => ipBulk({ ipData, vrps }, body, emit, signal))
+    })
     api.resolve(intelligenceEndpoint, ({ ip }, ctx) =>
       intelligence({ ripestat, vrps, dns: api.dns, local: localIpData(ctx), partTimeoutMs: partTimeoutMs(api.config.requestTimeoutMs) }, ip, ctx.signal, () =>
         ctx.lowerTtl(DEGRADED_TTL_S),

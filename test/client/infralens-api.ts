@@ -64,6 +64,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Many GET calls in one request: each answered as on its own, through the same validation, cache and coalescing, listed in order
+         * @description Each request runs as the single call would (its own validation, cache entry and shaping controls: fields, exclude, sort, order, limit, offset) and gets its status and data or error object; a bad request is its own error, never the batch's. Requests run 16 at a time, at most 4 at once on one target (domain or address), under one deadline. The batch is charged the sum of its requests' costs before anything runs. format= applies to the whole answer (csv: one row per request); `Accept: application/x-ndjson` streams one line per request as each finishes. A batch may not hold POST endpoints (this one included) or the CPU-pool endpoints; at most INFRALENS_BATCH_LIMITS requests per tier (413 past it).
+         */
+        post: operations["metaBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/bgp/asn/{asn}": {
         parameters: {
             query?: never;
@@ -1134,6 +1154,26 @@ export interface paths {
         get: operations["networkIp"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ip/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Up to 100,000 addresses at once: ASN, organization, country, IANA class, bogon verdict, prefix and RPKI state of each
+         * @description Answered locally from the bundled ASN and country data and the loaded VRP set (no upstream call per address): the same facts /api/ip/{ip} gives, per address, in the order sent. A bad entry is that entry's error, never the request's. `prefix` is the block of the data's range that holds the address (for IPv4 mostly the announced prefix; not a live BGP lookup, docs/ip.md says what it is), and `rpki` the state of (prefix, asn). `Accept: application/x-ndjson` streams one line per address; format=csv gives one row each. More than 100,000 entries is 413.
+         */
+        post: operations["networkIpBulk"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2459,6 +2499,213 @@ export interface operations {
             502: components["responses"]["UpstreamError"];
         };
     };
+    metaBatch: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown[] | {
+                    requests: unknown[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Rate-limit units charged for the batch: the sum of its requests' costs, at least 1 */
+                            cost: number;
+                            /** @description Requests in the batch */
+                            count: number;
+                            failed: number;
+                            /** @description One per request, in the order of the body */
+                            results: {
+                                /**
+                                 * @description Whether the answer came from the cache (successes only), as meta.cache says for a single call
+                                 * @enum {string}
+                                 */
+                                cache?: "hit" | "miss";
+                                /** @description The endpoint's data, shaped by the controls in the item's own path */
+                                data?: unknown;
+                                /** @description The dotted name of the endpoint that answered; null when the item names none */
+                                endpoint: string | null;
+                                /** @description The error object this request answers on its own (code, message, details) */
+                                error?: {
+                                    code: string;
+                                    details: {
+                                        [key: string]: unknown;
+                                    };
+                                    message: string;
+                                };
+                                /** @description The position of the request in the body, from 0 */
+                                index: number;
+                                pagination?: {
+                                    limit?: number;
+                                    offset: number | string;
+                                    total: number | string;
+                                    totals?: {
+                                        [key: string]: number;
+                                    };
+                                };
+                                stale?: {
+                                    expired_at: string;
+                                    reason: string;
+                                };
+                                /** @description The HTTP status this request answers on its own */
+                                status: number;
+                            }[];
+                            succeeded: number;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/x-ndjson": {
+                        /**
+                         * @description Whether the answer came from the cache (successes only), as meta.cache says for a single call
+                         * @enum {string}
+                         */
+                        cache?: "hit" | "miss";
+                        /** @description The endpoint's data, shaped by the controls in the item's own path */
+                        data?: unknown;
+                        /** @description The dotted name of the endpoint that answered; null when the item names none */
+                        endpoint: string | null;
+                        /** @description The error object this request answers on its own (code, message, details) */
+                        error?: {
+                            code: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                            message: string;
+                        };
+                        /** @description The position of the request in the body, from 0 */
+                        index: number;
+                        pagination?: {
+                            limit?: number;
+                            offset: number | string;
+                            total: number | string;
+                            totals?: {
+                                [key: string]: number;
+                            };
+                        };
+                        stale?: {
+                            expired_at: string;
+                            reason: string;
+                        };
+                        /** @description The HTTP status this request answers on its own */
+                        status: number;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            /** @description Rate-limit units charged for the batch: the sum of its requests' costs, at least 1 */
+                            cost: number;
+                            /** @description Requests in the batch */
+                            count: number;
+                            failed: number;
+                            /** @description One per request, in the order of the body */
+                            results: {
+                                /**
+                                 * @description Whether the answer came from the cache (successes only), as meta.cache says for a single call
+                                 * @enum {string}
+                                 */
+                                cache?: "hit" | "miss";
+                                /** @description The endpoint's data, shaped by the controls in the item's own path */
+                                data?: unknown;
+                                /** @description The dotted name of the endpoint that answered; null when the item names none */
+                                endpoint: string | null;
+                                /** @description The error object this request answers on its own (code, message, details) */
+                                error?: {
+                                    code: string;
+                                    details: {
+                                        [key: string]: unknown;
+                                    };
+                                    message: string;
+                                };
+                                /** @description The position of the request in the body, from 0 */
+                                index: number;
+                                pagination?: {
+                                    limit?: number;
+                                    offset: number | string;
+                                    total: number | string;
+                                    totals?: {
+                                        [key: string]: number;
+                                    };
+                                };
+                                stale?: {
+                                    expired_at: string;
+                                    reason: string;
+                                };
+                                /** @description The HTTP status this request answers on its own */
+                                status: number;
+                            }[];
+                            succeeded: number;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+        };
+    };
     networkBgpAsn: {
         parameters: {
             query?: {
@@ -3451,6 +3698,7 @@ export interface operations {
                 "application/json": unknown[] | {
                     cidrs: unknown[];
                 };
+                "text/csv": string;
                 "text/plain": string;
             };
         };
@@ -13290,6 +13538,213 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["UpstreamError"];
+        };
+    };
+    networkIpBulk: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown[] | {
+                    ips: unknown[];
+                };
+                "text/csv": string;
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Entries in the request */
+                            count: number;
+                            /** @description The offline data sets the answers come from (name and version; /api/ip/{ip} details them) */
+                            data_source: {
+                                asn: string;
+                                country: string;
+                            };
+                            invalid: number;
+                            /** @description One per entry, in the order sent */
+                            results: {
+                                /** @description The AS's organization name in the bundled data */
+                                as_name?: string | null;
+                                /** @description Origin AS of the address in the bundled data; null when it has none */
+                                asn?: number | null;
+                                /** @description Never a legitimate public source or destination, by the IANA registries (as /api/ip/{ip} says) */
+                                bogon?: boolean;
+                                /** @description IANA class: a special-purpose class (private, loopback, documentation, ...), else public, multicast or reserved */
+                                class?: string;
+                                /** @description ISO 3166-1 alpha-2 country of registration (not a geolocation of the host) */
+                                country?: string | null;
+                                /** @description Why the entry is not an address (that entry's error, not the request's) */
+                                error?: {
+                                    /** @constant */
+                                    code: "bad_request";
+                                    message: string;
+                                };
+                                /** @description The entry as sent (bad entries only) */
+                                input?: string;
+                                /** @description The address, canonical (RFC 5952 for IPv6) */
+                                ip?: string;
+                                /** @description The largest CIDR block containing the address inside its range in the bundled ASN data: for IPv4 mostly the prefix the AS announces in BGP (the data is built from RouteViews tables first), for IPv6 the RIR delegation. Not a live BGP lookup: null when the data has no range */
+                                prefix?: string | null;
+                                /** @description RFC 6811 state of (prefix, asn) against the loaded VRP set; null when there is no prefix or ASN, or no VRP set is loaded */
+                                rpki?: ("valid" | "invalid" | "not-found") | null;
+                                version?: 4 | 6;
+                            }[];
+                            /** @description The VRP set the rpki states come from (loaded: false, and every rpki null, before one has loaded) */
+                            rpki: {
+                                age_seconds: number | null;
+                                generated_at: string | null;
+                                loaded: boolean;
+                                vrps: number | null;
+                            };
+                            valid: number;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/x-ndjson": {
+                        /** @description The AS's organization name in the bundled data */
+                        as_name?: string | null;
+                        /** @description Origin AS of the address in the bundled data; null when it has none */
+                        asn?: number | null;
+                        /** @description Never a legitimate public source or destination, by the IANA registries (as /api/ip/{ip} says) */
+                        bogon?: boolean;
+                        /** @description IANA class: a special-purpose class (private, loopback, documentation, ...), else public, multicast or reserved */
+                        class?: string;
+                        /** @description ISO 3166-1 alpha-2 country of registration (not a geolocation of the host) */
+                        country?: string | null;
+                        /** @description Why the entry is not an address (that entry's error, not the request's) */
+                        error?: {
+                            /** @constant */
+                            code: "bad_request";
+                            message: string;
+                        };
+                        /** @description The entry as sent (bad entries only) */
+                        input?: string;
+                        /** @description The address, canonical (RFC 5952 for IPv6) */
+                        ip?: string;
+                        /** @description The largest CIDR block containing the address inside its range in the bundled ASN data: for IPv4 mostly the prefix the AS announces in BGP (the data is built from RouteViews tables first), for IPv6 the RIR delegation. Not a live BGP lookup: null when the data has no range */
+                        prefix?: string | null;
+                        /** @description RFC 6811 state of (prefix, asn) against the loaded VRP set; null when there is no prefix or ASN, or no VRP set is loaded */
+                        rpki?: ("valid" | "invalid" | "not-found") | null;
+                        version?: 4 | 6;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            /** @description Entries in the request */
+                            count: number;
+                            /** @description The offline data sets the answers come from (name and version; /api/ip/{ip} details them) */
+                            data_source: {
+                                asn: string;
+                                country: string;
+                            };
+                            invalid: number;
+                            /** @description One per entry, in the order sent */
+                            results: {
+                                /** @description The AS's organization name in the bundled data */
+                                as_name?: string | null;
+                                /** @description Origin AS of the address in the bundled data; null when it has none */
+                                asn?: number | null;
+                                /** @description Never a legitimate public source or destination, by the IANA registries (as /api/ip/{ip} says) */
+                                bogon?: boolean;
+                                /** @description IANA class: a special-purpose class (private, loopback, documentation, ...), else public, multicast or reserved */
+                                class?: string;
+                                /** @description ISO 3166-1 alpha-2 country of registration (not a geolocation of the host) */
+                                country?: string | null;
+                                /** @description Why the entry is not an address (that entry's error, not the request's) */
+                                error?: {
+                                    /** @constant */
+                                    code: "bad_request";
+                                    message: string;
+                                };
+                                /** @description The entry as sent (bad entries only) */
+                                input?: string;
+                                /** @description The address, canonical (RFC 5952 for IPv6) */
+                                ip?: string;
+                                /** @description The largest CIDR block containing the address inside its range in the bundled ASN data: for IPv4 mostly the prefix the AS announces in BGP (the data is built from RouteViews tables first), for IPv6 the RIR delegation. Not a live BGP lookup: null when the data has no range */
+                                prefix?: string | null;
+                                /** @description RFC 6811 state of (prefix, asn) against the loaded VRP set; null when there is no prefix or ASN, or no VRP set is loaded */
+                                rpki?: ("valid" | "invalid" | "not-found") | null;
+                                version?: 4 | 6;
+                            }[];
+                            /** @description The VRP set the rpki states come from (loaded: false, and every rpki null, before one has loaded) */
+                            rpki: {
+                                age_seconds: number | null;
+                                generated_at: string | null;
+                                loaded: boolean;
+                                vrps: number | null;
+                            };
+                            valid: number;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+            /** @description The bundled ASN and country data has not loaded (or failed to load) (service_unavailable) */
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     utilitiesMyip: {

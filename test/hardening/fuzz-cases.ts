@@ -95,7 +95,30 @@ export function inWorld(value: string): string {
 
 export function worldExample(endpoint: AnyEndpoint): Record<string, string> | undefined {
   if (!endpoint.example) return undefined
-  return Object.fromEntries(Object.entries(endpoint.example).map(([k, v]) => [k, k === 'body' ? v : inWorld(v)]))
+  return Object.fromEntries(Object.entries(endpoint.example).map(([k, v]) => [k, k === 'body' ? bodyInWorld(v) : inWorld(v)]))
+}
+
+/**
+ * An example body that lists addresses (POST /api/ip/bulk: a JSON array of them)
+ * with each public one moved into the world as inWorld moves a parameter, IPv6
+ * into 2001:db8::/32; otherwise, or if anything public is left, the body as it was
+ * (a case carrying it is then never sent: staysOnTheBox).
+ */
+function bodyInWorld(body: string): string {
+  if (publicAddressesIn(body).length === 0) return body
+  let list: unknown
+  try {
+    list = JSON.parse(body)
+  } catch {
+    return body
+  }
+  if (!Array.isArray(list)) return body
+  const moved = list.map((entry: unknown, i) => {
+    if (typeof entry !== 'string' || publicAddressesIn(entry).length === 0) return entry
+    return entry.includes(':') ? `2001:db8::${(i + 1).toString(16)}` : inWorld(entry)
+  })
+  const text = JSON.stringify(moved)
+  return publicAddressesIn(text).length === 0 ? text : body
 }
 
 // ---- field names, from the stored example answers ---------------------------------------------

@@ -64,7 +64,10 @@ describe('OpenAPI: network and data endpoints', () => {
 
   it('summarize documents a JSON and a text body, and its answer matches the 200 schema', async () => {
     const op = resolved.paths['/api/cidr/summarize'].post
-    expect(Object.keys(op.requestBody.content)).toEqual(['application/json', 'text/plain'])
+    // text/csv too: json-or-lines bodies take the first cell of each row (runtime/input.ts).
+    expect(Object.keys(op.requestBody.content)).toEqual(['application/json', 'text/plain', 'text/csv'])
+    const csv = await t.json('/api/cidr/summarize', { method: 'POST', headers: { 'content-type': 'text/csv' }, body: '"192.0.2.0/25",a\n192.0.2.128/25,"b, c"\n' })
+    expect(csv.body.data.ipv4).toEqual(['192.0.2.0/24'])
     const res = await t.json('/api/cidr/summarize', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

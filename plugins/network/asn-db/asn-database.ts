@@ -68,6 +68,19 @@ export class AsnDatabase {
     )
   }
 
+  ipv6Asn(row: number): number {
+    return this.ipv6.asns[row] as number
+  }
+
+  ipv6Name(row: number): string {
+    return this.names.get(this.ipv6.orgIds[row] as number)
+  }
+
+  /** First and last address of an IPv6 row. */
+  ipv6Range(row: number): [bigint, bigint] {
+    return [wordsToBigint(this.ipv6.starts, row), wordsToBigint(this.ipv6.ends, row)]
+  }
+
   lookup(address: IpAddress): AsnMatch | null {
     if (address.version === 4) {
       const row = this.findIpv4(Number(address.value))

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import type { CountryResponse } from 'maxmind'
 import { Reader } from 'maxmind'
+import { formatIpv4Number } from '../../../runtime/ip/format.ts'
+import { ipv4Walker } from './mmdb-ipv4-walk.ts'
 
 /**
  * Either record shape: @ip-location-db's bare `country_code`, or MaxMind's nested
@@ -25,11 +27,18 @@ export interface CountryDatabaseInfo {
  * maxmind.open(), which would also start a file watcher.
  */
 export class CountryDatabase {
+  readonly #walk: (address: number) => number
+  /** Country code (or null) by the data record an IPv4 walk ends on. */
+  readonly #byRecord = new Map<number, string | null>()
+
   constructor(
     private readonly reader: Reader<CountryRecord>,
     readonly info: CountryDatabaseInfo,
     readonly loadMs: number,
-  ) {}
+    file: Uint8Array,
+  ) {
+    this.#walk = ipv4Walker(file, reader.metadata)
+  }
 
   /** When the database was built (its metadata's build epoch). */
   get builtAt(): Date {
@@ -41,15 +50,53 @@ export class CountryDatabase {
     const record = this.reader.get(ip)
     return record?.country_code ?? record?.country?.iso_code ?? null
   }
+
+  /**
+   * The same for an IPv4 address as an unsigned 32-bit number, without text:
+   * the tree walked here, the record decoded by the reader once per record
+   * (bulk lookups; ~10x faster than lookup(), mmdb-ipv4-walk.ts).
+   */
+  lookupIpv4(address: number): string | null {
+    const record = this.#walk(address)
+    if (record === 0) return null
+    let code = this.#byRecord.get(record)
+    if (code === undefined) {
+      code = this.lookup(formatIpv4Number(address))
+      // Bounded like the reader's cache: an operator's city-level file has many records.
+      if (this.#byRecord.size < MAX_CACHED_RECORDS) this.#byRecord.set(record, code)
+    }
+    return code
+  }
+}
+
+/**
+ * Decoded records kept by their offset in the file. A country database has a few
+ * hundred distinct records, and without a cache the reader decodes one (a new
+ * object) on every lookup: 0.9 µs of a 1.4 µs lookup (100,000 random IPv4 in
+ * 75-150 ms without, 46 ms with; bulk lookups, /api/ip/bulk). Bounded for an
+ * operator's city-level file, whose records are many: past the bound the rest
+ * are decoded as before. The records are shared, so never changed by a reader.
+ */
+const MAX_CACHED_RECORDS = 10_000
+
+function recordCache(): { get(key: string | number): unknown; set(key: string | number, value: unknown): void } {
+  const records = new Map<string | number, unknown>()
+  return {
+    get: (key) => records.get(key),
+    set: (key, value) => {
+      if (records.size < MAX_CACHED_RECORDS) records.set(key, value)
+    },
+  }
 }
 
 export async function loadCountryDatabase(path: string): Promise<CountryDatabase> {
   const started = performance.now()
-  const reader = new Reader<CountryRecord>(await readFile(path))
+  const file = await readFile(path)
+  const reader = new Reader<CountryRecord>(file, { cache: recordCache() })
   const { databaseType, buildEpoch } = reader.metadata
   // mmdb-lib types it as a string; the format (and every reader's result) has a language -> text map.
   const description = reader.metadata.description as unknown as Record<string, string> | string | undefined
   const text = typeof description === 'string' ? description : (description?.en ?? Object.values(description ?? {})[0])
   const info = { databaseType, builtAt: buildEpoch, description: text || null }
-  return new CountryDatabase(reader, info, Math.round(performance.now() - started))
+  return new CountryDatabase(reader, info, Math.round(performance.now() - started), file)
 }
