@@ -838,6 +838,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/domain/delegation/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delegation health: every name server of the zone asked directly at each address (lame, SOA serials, NS set, TCP, open recursion, AXFR)
+         * @description Reads the zone's NS set from the resolver, resolves each name server (A and AAAA) and asks every address itself, without recursion: the SOA (authoritative? which serial?), the NS set, the SOA again over TCP, the same question with recursion desired (is recursion offered?) and an AXFR over TCP (is the zone handed out?). One row per address, and findings with stable ids, each naming the Zonemaster test case that checks the same thing. Not yet: the parent's NS set and glue, EDNS0, AS and prefix diversity, DS against DNSKEY and RDAP. Cached up to 5 minutes.
+         *
+         *     Also answers `GET /api/domain/delegation?domain={domain}`: the same operation, with `domain` as query parameter.
+         */
+        get: operations["domainDelegation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/domain/intelligence/{domain}": {
         parameters: {
             query?: never;
@@ -8967,6 +8989,217 @@ export interface operations {
                                 /** @description The registry's WHOIS server, host:port */
                                 server: string;
                             } | null;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match names the current ETag. No body; Cache-Control, ETag, Vary and the rate-limit headers as the 200 would have them. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    domainDelegation: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path: {
+                /** @description Domain name; IDN, trailing dot, scheme and path are accepted and normalized */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            domain: string;
+                            findings: {
+                                fix: string | null;
+                                /** @description Stable identifier (dane.no_match, delegation.lame, ...) */
+                                id: string;
+                                message: string;
+                                /** @description The hosts or name servers (name/address) it is about; empty when it is about the whole */
+                                servers: string[];
+                                /**
+                                 * @description critical: it breaks (mail is deferred, the zone does not resolve); high: it breaks for some; medium: a risk or a standard broken; low: worth fixing; info: worth knowing
+                                 * @enum {string}
+                                 */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                                /** @description The Zonemaster test case that checks the same thing (e.g. DELEGATION04, NAMESERVER03), when there is one */
+                                zonemaster: string | null;
+                            }[];
+                            ns: {
+                                /** @description The NS set the resolver returns for the zone */
+                                names: string[];
+                                /**
+                                 * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                                 * @enum {string}
+                                 */
+                                status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                            };
+                            /** @description The distinct SOA serials the servers gave */
+                            serials: number[];
+                            /** @description One row per name server address (IPv4 and IPv6), each asked directly */
+                            servers: {
+                                address: string;
+                                /** @description AA flag on that answer */
+                                authoritative: boolean | null;
+                                /** @description It answered an AXFR request over TCP with the zone */
+                                axfr_allowed: boolean | null;
+                                error: string | null;
+                                latency_ms: number | null;
+                                /** @description The name server (from the NS set) */
+                                name: string;
+                                /** @description The NS set it serves for the zone */
+                                ns: string[] | null;
+                                /** @description Its rcode for the zone's SOA, asked without recursion */
+                                rcode: string | null;
+                                /** @description RA set in its answer to a query with RD: it offers recursion to us */
+                                recursion_available: boolean | null;
+                                /** @description The SOA serial it serves */
+                                serial: number | null;
+                                /**
+                                 * @description ok: answers authoritatively; lame: answers, but not authoritatively for the zone (REFUSED, no AA, an error rcode); unreachable: no answer over UDP; refused_target: an address the service never connects to
+                                 * @enum {string}
+                                 */
+                                status: "ok" | "lame" | "unreachable" | "refused_target";
+                                /** @description It answers the SOA question over TCP too */
+                                tcp: boolean | null;
+                            }[];
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            domain: string;
+                            findings: {
+                                fix: string | null;
+                                /** @description Stable identifier (dane.no_match, delegation.lame, ...) */
+                                id: string;
+                                message: string;
+                                /** @description The hosts or name servers (name/address) it is about; empty when it is about the whole */
+                                servers: string[];
+                                /**
+                                 * @description critical: it breaks (mail is deferred, the zone does not resolve); high: it breaks for some; medium: a risk or a standard broken; low: worth fixing; info: worth knowing
+                                 * @enum {string}
+                                 */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                                /** @description The Zonemaster test case that checks the same thing (e.g. DELEGATION04, NAMESERVER03), when there is one */
+                                zonemaster: string | null;
+                            }[];
+                            ns: {
+                                /** @description The NS set the resolver returns for the zone */
+                                names: string[];
+                                /**
+                                 * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                                 * @enum {string}
+                                 */
+                                status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                            };
+                            /** @description The distinct SOA serials the servers gave */
+                            serials: number[];
+                            /** @description One row per name server address (IPv4 and IPv6), each asked directly */
+                            servers: {
+                                address: string;
+                                /** @description AA flag on that answer */
+                                authoritative: boolean | null;
+                                /** @description It answered an AXFR request over TCP with the zone */
+                                axfr_allowed: boolean | null;
+                                error: string | null;
+                                latency_ms: number | null;
+                                /** @description The name server (from the NS set) */
+                                name: string;
+                                /** @description The NS set it serves for the zone */
+                                ns: string[] | null;
+                                /** @description Its rcode for the zone's SOA, asked without recursion */
+                                rcode: string | null;
+                                /** @description RA set in its answer to a query with RD: it offers recursion to us */
+                                recursion_available: boolean | null;
+                                /** @description The SOA serial it serves */
+                                serial: number | null;
+                                /**
+                                 * @description ok: answers authoritatively; lame: answers, but not authoritatively for the zone (REFUSED, no AA, an error rcode); unreachable: no answer over UDP; refused_target: an address the service never connects to
+                                 * @enum {string}
+                                 */
+                                status: "ok" | "lame" | "unreachable" | "refused_target";
+                                /** @description It answers the SOA question over TCP too */
+                                tcp: boolean | null;
+                            }[];
                         };
                         links?: components["schemas"]["Links"];
                         meta?: components["schemas"]["Meta"];
