@@ -8,6 +8,8 @@ import { UpstreamError } from '../../runtime/errors.ts'
 import { cacheTtlOf, resolveRecords } from '../dns/surface.ts'
 import type { ProbeOptions, ServerRow } from './probe-server.ts'
 import { probeServer } from './probe-server.ts'
+import type { ParentView } from './parent.ts'
+import { parentView } from './parent.ts'
 
 // /api/domain/delegation: the zone's NS set from the resolver, each name server's
 // addresses, every address asked directly (probe-server.ts), and what the rows
@@ -41,11 +43,14 @@ export async function checkDelegation(ctx: ResolverContext, domain: string, dns:
   const names = [...new Set(nsAnswer.raw.map((r) => clean((r.data as { target: string }).target)))].sort()
   const base = { domain, ns: { status: nsAnswer.status, names } }
   if (names.length === 0) {
-    return { ...base, servers: [], serials: [], findings: [finding('delegation.no_nameservers', `${domain} has no NS records (${nsAnswer.rcode}, ${nsAnswer.status}): it is not a delegated zone.`, null)] }
+    return { ...base, parent: null, servers: [], serials: [], findings: [finding('delegation.no_nameservers', `${domain} has no NS records (${nsAnswer.rcode}, ${nsAnswer.status}): it is not a delegated zone.`, null)] }
   }
   const resolved = await Promise.all(names.map(async (name) => ({ name, ...(await addresses(dns, name, ctx.signal)) })))
   const targets = resolved.flatMap((r) => r.addresses.map((address) => ({ name: r.name, address }))).slice(0, MAX_SERVERS)
-  const servers = await Promise.all(targets.map((t) => probeServer(domain, t.name, t.address, { ...probe, signal: ctx.signal })))
+  const [servers, parent] = await Promise.all([
+    Promise.all(targets.map((t) => probeServer(domain, t.name, t.address, { ...probe, signal: ctx.signal }))),
+    parentView(dns, probe.client, domain, { timeoutMs: probe.timeoutMs, allowLoopback: probe.allowLoopback, signal: ctx.signal }),
+  ])
   const answering = servers.filter((s) => s.status === 'ok')
   const serials = [...new Set(answering.flatMap((s) => (s.serial === null ? [] : [s.serial])))].sort((a, b) => a - b)
   const findings: OperatorFinding[] = []
@@ -78,6 +83,36 @@ export async function checkDelegation(ctx: ResolverContext, domain: string, dns:
   const axfr = servers.filter((s) => s.axfr_allowed === true)
   if (axfr.length) findings.push(finding('delegation.axfr_allowed', `${list(axfr)} hand the whole zone to anyone (AXFR).`, 'Allow zone transfers only to the secondaries (BIND: allow-transfer { key ...; }).', axfr))
 
+  findings.push(...parentFindings(domain, names, resolved, parent))
   findings.sort((a, b) => ORDER[a.severity] - ORDER[b.severity] || a.id.localeCompare(b.id))
-  return { ...base, servers, serials, findings }
+  return { ...base, parent, servers, serials, findings }
+}
+
+/** The parent's NS set and glue against the zone's own NS set and the name servers' addresses. */
+function parentFindings(domain: string, names: readonly string[], resolved: ReadonlyArray<{ name: string; addresses: string[] }>, parent: ParentView | null): OperatorFinding[] {
+  if (!parent) return []
+  if (!parent.ns) return [finding('delegation.parent_unchecked', `The delegation in ${parent.zone} could not be read: ${parent.error}.`, null)]
+  const out: OperatorFinding[] = []
+  const named = (list: string[]) => (f: OperatorFinding) => ({ ...f, servers: list })
+  if (parent.ns.join(' ') !== names.join(' ')) {
+    const onlyParent = parent.ns.filter((n) => !names.includes(n))
+    const onlyChild = names.filter((n) => !parent.ns!.includes(n))
+    out.push(
+      named([...onlyParent, ...onlyChild])(
+        finding('delegation.parent_child_ns_differ', `${parent.zone} delegates ${domain} to ${parent.ns.join(', ')}; the zone says ${names.join(', ')}${onlyParent.length ? ` (only at the parent: ${onlyParent.join(', ')})` : ''}${onlyChild.length ? ` (only in the zone: ${onlyChild.join(', ')})` : ''}.`, `Make the NS set at the registrar and in the zone the same.`),
+      ),
+    )
+  }
+  const inside = (name: string) => name === domain || name.endsWith(`.${domain}`)
+  const missing = parent.glue.filter((g) => inside(g.name) && g.addresses.length === 0).map((g) => g.name)
+  if (missing.length) out.push(named(missing)(finding('delegation.glue_missing', `The referral from ${parent.server} has no glue for ${missing.join(', ')}, inside ${domain}.`, 'Register the name servers\' addresses (glue) with the registrar.')))
+  const sorted = (a: readonly string[]) => [...a].sort().join(' ')
+  const wrong = parent.glue.flatMap((g) => {
+    const own = resolved.find((r) => r.name === g.name)
+    return own && g.addresses.length > 0 && own.addresses.length > 0 && sorted(g.addresses) !== sorted(own.addresses) ? [{ ...g, own: own.addresses }] : []
+  })
+  if (wrong.length) {
+    out.push(named(wrong.map((g) => g.name))(finding('delegation.glue_mismatch', `The parent's glue differs from the zone's addresses: ${wrong.map((g) => `${g.name} glue ${g.addresses.join(', ')}, zone ${g.own.join(', ')}`).join('; ')}.`, 'Update the glue at the registrar (or the A/AAAA records in the zone).')))
+  }
+  return out
 }

@@ -9104,6 +9104,22 @@ export interface operations {
                                  */
                                 status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
                             };
+                            /** @description The delegation as the parent publishes it, asked of the parent's servers directly (IPv4); null for a top-level name */
+                            parent: {
+                                /** @description Why no referral was read (each parent server tried, and how it failed) */
+                                error: string | null;
+                                /** @description The addresses the referral carries for each of those names */
+                                glue: {
+                                    addresses: string[];
+                                    name: string;
+                                }[];
+                                /** @description The NS set the parent delegates to */
+                                ns: string[] | null;
+                                /** @description The parent server whose referral is shown, name/address */
+                                server: string | null;
+                                /** @description The closest enclosing zone with an NS set */
+                                zone: string;
+                            } | null;
                             /** @description The distinct SOA serials the servers gave */
                             serials: number[];
                             /** @description One row per name server address (IPv4 and IPv6), each asked directly */
@@ -9171,6 +9187,22 @@ export interface operations {
                                  */
                                 status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
                             };
+                            /** @description The delegation as the parent publishes it, asked of the parent's servers directly (IPv4); null for a top-level name */
+                            parent: {
+                                /** @description Why no referral was read (each parent server tried, and how it failed) */
+                                error: string | null;
+                                /** @description The addresses the referral carries for each of those names */
+                                glue: {
+                                    addresses: string[];
+                                    name: string;
+                                }[];
+                                /** @description The NS set the parent delegates to */
+                                ns: string[] | null;
+                                /** @description The parent server whose referral is shown, name/address */
+                                server: string | null;
+                                /** @description The closest enclosing zone with an NS set */
+                                zone: string;
+                            } | null;
                             /** @description The distinct SOA serials the servers gave */
                             serials: number[];
                             /** @description One row per name server address (IPv4 and IPv6), each asked directly */

@@ -43,6 +43,25 @@ const ZONES: Record<string, Array<[string, string]>> = {
   'open.test': [['a', at(6)]],
   'silent.test': [['a', at(1)], ['b', at(7)]],
 }
+// Faults at the parent (test., on 127.0.53.8): the glue of b.glue.test names another
+// address; pdiff.test is delegated to a and c.good.test while the zone says a and b;
+// noglue.test's in-zone name server has no glue (check-integrity off so BIND loads it).
+ZONES['glue.test'] = [['a', at(1)], ['b', at(2)]]
+ZONES['pdiff.test'] = [['a', at(1)], ['b', at(2)]]
+ZONES['noglue.test'] = [['a', at(1)], ['b', at(2)]]
+function parentZone(): string {
+  const lines = ['$ORIGIN test.', '$TTL 300', '@ IN SOA p.test. hostmaster.test. 1 3600 900 604800 60', '@ IN NS p.test.', `p IN A ${at(8)}`]
+  for (const [origin, ns] of Object.entries(ZONES)) {
+    const names: Array<[string, string]> = origin === 'pdiff.test' ? [ns[0]!, ['c.good.test.', '']] : origin === 'noaddr.test' ? [...ns, ['c.good.test.', '']] : ns
+    for (const [label, address] of names) {
+      const name = label.endsWith('.') ? label : `${label}.${origin}.`
+      lines.push(`${origin}. IN NS ${name}`)
+      if (!label.endsWith('.') && origin !== 'noglue.test') lines.push(`${name} IN A ${origin === 'glue.test' && label === 'b' ? at(9) : address}`)
+    }
+  }
+  return `${lines.join('\n')}\n`
+}
+ZONES['noaddr.test'] = [['a', at(1)], ['b', at(2)]]
 // noaddr.test: a third name server whose name has no address record (out of the zone: BIND will not load an in-zone NS without one).
 const NOADDR = zone('noaddr.test', 10, [['a', at(1)], ['b', at(2)]]).replace('@ IN NS b.noaddr.test.', '@ IN NS b.noaddr.test.\n@ IN NS c.good.test.')
 
@@ -52,12 +71,15 @@ let t: TestApp
 
 beforeAll(async () => {
   if (!bindAvailable()) throw new Error('BIND 9 (named, dig) is needed: apt-get install bind9 bind9-dnsutils (.ci/run does this)')
-  addLoopbackAddresses([1, 2, 3, 4, 5, 6].map(at))
+  addLoopbackAddresses([1, 2, 3, 4, 5, 6, 8].map(at))
   const full = (origin: string, serial = 10) => zone(origin, serial, ZONES[origin]!)
-  resolver = await startBind({ ...Object.fromEntries(Object.keys(ZONES).map((o) => [o, full(o)])), 'noaddr.test': NOADDR }, '127.0.0.1', { zoneOptions: NO_AXFR })
+  const pick = (...origins: string[]) => Object.fromEntries(origins.map((o) => [o, full(o)]))
+  const parent = parentZone()
+  resolver = await startBind({ ...Object.fromEntries(Object.keys(ZONES).map((o) => [o, full(o)])), 'noaddr.test': NOADDR, test: parent }, '127.0.0.1', { zoneOptions: `${NO_AXFR} check-integrity no;` })
   servers.push(
-    await startBind({ 'good.test': full('good.test'), 'skew.test': full('skew.test'), 'lame.test': full('lame.test'), 'silent.test': full('silent.test'), 'noaddr.test': NOADDR, 'nsdiff.test': zone('nsdiff.test', 10, [['a', at(1)]]) }, at(1), { port: 53, zoneOptions: NO_AXFR }),
-    await startBind({ 'good.test': full('good.test'), 'nsdiff.test': full('nsdiff.test'), 'noaddr.test': NOADDR }, at(2), { port: 53, zoneOptions: NO_AXFR }),
+    await startBind({ 'good.test': full('good.test'), 'skew.test': full('skew.test'), 'lame.test': full('lame.test'), 'silent.test': full('silent.test'), 'noaddr.test': NOADDR, 'nsdiff.test': zone('nsdiff.test', 10, [['a', at(1)]]), ...pick('glue.test', 'pdiff.test', 'noglue.test') }, at(1), { port: 53, zoneOptions: NO_AXFR }),
+    await startBind({ 'good.test': full('good.test'), 'nsdiff.test': full('nsdiff.test'), 'noaddr.test': NOADDR, ...pick('glue.test', 'pdiff.test', 'noglue.test') }, at(2), { port: 53, zoneOptions: NO_AXFR }),
+    await startBind({ test: parent }, at(8), { port: 53, zoneOptions: `${NO_AXFR} check-integrity no;` }),
     await startBind({ 'skew.test': full('skew.test', 9) }, at(3), { port: 53, zoneOptions: NO_AXFR }),
     await startBind({ 'elsewhere.test': zone('elsewhere.test', 1, [['a', at(4)]]) }, at(4), { port: 53, zoneOptions: NO_AXFR }),
     await startBind({ 'axfr.test': full('axfr.test') }, at(5), { port: 53, zoneOptions: 'allow-transfer { any; };' }),
@@ -99,6 +121,9 @@ describe('/api/domain/delegation: BIND servers made faulty on purpose', () => {
     ['axfr.test', ['delegation.axfr_allowed']],
     ['open.test', ['delegation.open_recursion']],
     ['silent.test', ['delegation.unreachable']],
+    ['glue.test', ['delegation.glue_mismatch']],
+    ['pdiff.test', ['delegation.parent_child_ns_differ']],
+    ['noglue.test', ['delegation.glue_missing']],
   ]
   for (const [domain, expected] of cases) {
     it(`${domain}: ${expected.join(', ') || 'healthy'}`, async () => {
@@ -126,6 +151,18 @@ describe('/api/domain/delegation: BIND servers made faulty on purpose', () => {
       }
     })
   }
+
+  it('the parent\'s referral as dig gets it from the parent server: NS set and glue', async () => {
+    for (const domain of ['good.test', 'glue.test', 'pdiff.test', 'noglue.test']) {
+      const d = (await t.json(`/api/domain/delegation/${domain}`)).body.data
+      const out = spawnSync('dig', [`@${at(8)}`, domain, 'NS', '+norecurse', '+nocookie', '+time=1', '+tries=1'], { env: bindEnv(), encoding: 'utf8' }).stdout
+      const section = (name: string) => out.split(`;; ${name} SECTION:`)[1]?.split('\n\n')[0]?.split('\n').slice(1) ?? []
+      const ns = section('AUTHORITY').map((l) => l.split(/\s+/)).filter((f) => f[3] === 'NS').map((f) => f[4]!.replace(/\.$/, '')).sort()
+      const glue = section('ADDITIONAL').map((l) => l.split(/\s+/)).filter((f) => f[3] === 'A')
+      expect(d.parent).toMatchObject({ zone: 'test', server: `p.test/${at(8)}`, ns, error: null })
+      for (const g of d.parent.glue as Rec[]) expect(g.addresses).toEqual(glue.filter((f) => f[0]!.replace(/\.$/, '') === g.name).map((f) => f[4]))
+    }
+  })
 
   it('the serial skew names the server behind and both serials', async () => {
     const d = (await t.json('/api/domain/delegation/skew.test')).body.data
@@ -155,7 +192,9 @@ describe('/api/domain/delegation: BIND servers made faulty on purpose', () => {
     try {
       const d = (await strict.json('/api/domain/delegation/good.test')).body.data
       expect(d.servers.map((s: Rec) => s.status)).toEqual(['refused_target', 'refused_target'])
-      expect(ids(d)).toEqual(['delegation.address_refused'])
+      expect(ids(d)).toEqual(['delegation.address_refused', 'delegation.parent_unchecked'])
+      expect(d.parent).toMatchObject({ zone: 'test', ns: null })
+      expect(d.parent.error).toContain('not asked')
     } finally {
       await strict.close()
     }

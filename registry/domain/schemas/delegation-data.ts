@@ -28,6 +28,16 @@ export const DelegationData = z.object({
     status: AnswerStatus,
     names: z.array(z.string()).meta({ description: 'The NS set the resolver returns for the zone' }),
   }),
+  parent: z
+    .object({
+      zone: z.string().meta({ description: 'The closest enclosing zone with an NS set' }),
+      server: z.string().nullable().meta({ description: 'The parent server whose referral is shown, name/address' }),
+      ns: z.array(z.string()).nullable().meta({ description: 'The NS set the parent delegates to' }),
+      glue: z.array(z.object({ name: z.string(), addresses: z.array(z.string()) })).meta({ description: 'The addresses the referral carries for each of those names' }),
+      error: z.string().nullable().meta({ description: 'Why no referral was read (each parent server tried, and how it failed)' }),
+    })
+    .nullable()
+    .meta({ description: 'The delegation as the parent publishes it, asked of the parent\'s servers directly (IPv4); null for a top-level name' }),
   servers: z.array(DelegationServer).meta({ description: 'One row per name server address (IPv4 and IPv6), each asked directly' }),
   serials: z.array(z.number().int()).meta({ description: 'The distinct SOA serials the servers gave' }),
   findings: z.array(OperatorFindingData),
