@@ -23,6 +23,6 @@ export default defineEndpoint({
   cache: { ttl: '5m' },
   cost: 3,
   lists: ['tlsa.records', 'findings'],
-  csvRows: 'tlsa.records',
+  csvRows: 'findings',
   example: { host: 'valid.tls.test', port: '8443' },
 })
