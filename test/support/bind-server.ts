@@ -32,14 +32,27 @@ async function freePort(host: string): Promise<number> {
   })
 }
 
-export async function startBind(zones: Record<string, string>, host = '127.0.0.1'): Promise<BindServer> {
+export interface BindOptions {
+  /** A fixed port (53 for name servers the service finds through NS records); a free one otherwise. */
+  port?: number
+  /** Replaces `recursion no;` (e.g. "recursion yes; allow-recursion { any; };": an open resolver on purpose). */
+  recursion?: string
+  /** Added to every zone block (e.g. "allow-transfer { any; };": AXFR for anyone on purpose). */
+  zoneOptions?: string
+}
+
+/**
+ * `host`: 127.0.0.1, or another loopback address an interface has (named listens
+ * only on those; test/support/loopback-addresses.ts adds them in the test's namespace).
+ */
+export async function startBind(zones: Record<string, string>, host = '127.0.0.1', options: BindOptions = {}): Promise<BindServer> {
   const dir = await mkdtemp(join(tmpdir(), 'infralens-bind-'))
-  const port = await freePort(host)
+  const port = options.port ?? (await freePort(host))
   const zoneBlocks: string[] = []
   for (const [origin, text] of Object.entries(zones)) {
     const file = join(dir, `${origin}.zone`)
     await writeFile(file, text)
-    zoneBlocks.push(`zone "${origin}" { type primary; file "${file}"; };`)
+    zoneBlocks.push(`zone "${origin}" { type primary; file "${file}"; ${options.zoneOptions ?? ''} };`)
   }
   await writeFile(
     join(dir, 'named.conf'),
@@ -49,7 +62,7 @@ export async function startBind(zones: Record<string, string>, host = '127.0.0.1
   session-keyfile "${dir}/session.key";
   listen-on port ${port} { ${host}; };
   listen-on-v6 { none; };
-  recursion no;
+  ${options.recursion ?? 'recursion no;'}
   dnssec-validation no;
   notify no;
 };

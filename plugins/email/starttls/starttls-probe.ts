@@ -35,6 +35,12 @@ export interface StarttlsResult {
   tls: TlsDetails | null
   error: string | null
   time_ms: number
+  /**
+   * With ProbeOptions.withChain: the certificates the server sent, leaf first, each
+   * issued by the next (base64 DER). Give `ca: []` to have exactly those: with roots
+   * in the store, Node appends the issuer it finds there as if it had been sent.
+   */
+  served_chain?: string[]
 }
 
 export interface ProbeOptions {
@@ -47,6 +53,21 @@ export interface ProbeOptions {
   ehloName: string
   /** The service clock's now (ms), for the certificate's days remaining. */
   now: number
+  /** Also return the served chain as DER (DANE matches TLSA records against it). */
+  withChain?: boolean
+}
+
+/** The chain Node linked from the peer's certificates, leaf first (DER, base64). */
+function peerChain(tls: TLSSocket): string[] {
+  const out: string[] = []
+  let current = tls.getPeerCertificate(true)
+  for (let i = 0; current?.raw && i < 10; i++) {
+    out.push(current.raw.toString('base64'))
+    const next = current.issuerCertificate
+    if (!next || next === current || next.fingerprint256 === current.fingerprint256) break
+    current = next
+  }
+  return out
 }
 
 function handshake(socket: Socket, host: string, ca: string[] | undefined, signal: AbortSignal): Promise<TLSSocket> {
@@ -134,6 +155,7 @@ async function probeWithin(network: GuardedNetwork, host: string, options: Probe
       name_matches: hasCert ? checkServerIdentity(host, peer) === undefined : false,
       certificate: hasCert ? summarizeCertificate(peer, options.now) : null,
     }
+    if (options.withChain) result.served_chain = peerChain(tls)
     step = 'the EHLO reply over TLS'
     const secure = new SmtpReader(tls)
     await secure.command(`EHLO ${options.ehloName}`, signal).catch(() => undefined)

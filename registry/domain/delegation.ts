@@ -1,0 +1,23 @@
+import { z } from 'zod'
+import { defineEndpoint } from '../../runtime/define-endpoint.ts'
+import { DomainName } from '../../runtime/params/domain.ts'
+import { DelegationData } from './schemas/delegation-data.ts'
+
+export default defineEndpoint({
+  name: 'domain.delegation',
+  tag: 'domain',
+  method: 'GET',
+  path: '/api/domain/delegation/:domain',
+  queryAlias: ['domain'],
+  summary: 'Delegation health: every name server of the zone asked directly at each address (lame, SOA serials, NS set, TCP, open recursion, AXFR)',
+  description:
+    'Reads the zone\'s NS set from the resolver, resolves each name server (A and AAAA) and asks every address itself, without recursion: the SOA (authoritative? which serial?), the NS set, the SOA again over TCP, the same question with recursion desired (is recursion offered?) and an AXFR over TCP (is the zone handed out?). One row per address, and findings with stable ids, each naming the Zonemaster test case that checks the same thing. Not yet: the parent\'s NS set and glue, EDNS0, AS and prefix diversity, DS against DNSKEY and RDAP. Cached up to 5 minutes.',
+  params: z.object({ domain: DomainName }),
+  data: DelegationData,
+  upstreams: ['dns'],
+  cache: { ttl: '5m' },
+  cost: 5,
+  lists: ['servers', 'findings'],
+  csvRows: 'servers',
+  example: { domain: 'infralens.test' },
+})
