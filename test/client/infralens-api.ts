@@ -422,6 +422,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dns/dane/{host}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * DANE for one TLS service (RFC 6698, RFC 7671): its TLSA records, their DNSSEC status, and whether the certificate the host serves matches
+         * @description Looks up the TLSA records at `_port._proto.host`, validates them with the service's own DNSSEC validator (DANE clients ignore insecure TLSA), decodes each record (usage, selector, matching type) and fetches the certificate chain the host really serves: over SMTP STARTTLS for ports 25 and 587 (RFC 7672 rules: usages 0 and 1 are unusable there), over TLS otherwise. Each record says whether it matches and, for DANE-TA and PKIX usages, whether the chain and name hold; `verdict` sums it up and `findings` have stable ids (dane.no_match, dane.tlsa_not_secure, dane.smtp_pkix_usage, dane.no_rollover_record, ...). For every MX host of a mail domain at once: /api/email/dane. Cached up to 5 minutes (the TLSA TTL).
+         *
+         *     Also answers `GET /api/dns/dane?host={host}`: the same operation, with `host` as query parameter.
+         */
+        get: operations["dnsDane"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dns/dmarc/{domain}": {
         parameters: {
             query?: never;
@@ -836,6 +858,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/domain/delegation/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delegation health: every name server of the zone asked directly at each address (lame, SOA serials, NS set, TCP, open recursion, AXFR)
+         * @description Reads the zone's NS set from the resolver, resolves each name server (A and AAAA) and asks every address itself, without recursion: the SOA (authoritative? which serial?), the NS set, the SOA again over TCP, the same question with recursion desired (is recursion offered?) and an AXFR over TCP (is the zone handed out?). One row per address, and findings with stable ids, each naming the Zonemaster test case that checks the same thing. Not yet: the parent's NS set and glue, EDNS0, AS and prefix diversity, DS against DNSKEY and RDAP. Cached up to 5 minutes.
+         *
+         *     Also answers `GET /api/domain/delegation?domain={domain}`: the same operation, with `domain` as query parameter.
+         */
+        get: operations["domainDelegation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/domain/dependencies/{domain}": {
         parameters: {
             query?: never;
@@ -938,6 +982,28 @@ export interface paths {
          *     Also answers `GET /api/domain/whois?domain={domain}`: the same operation, with `domain` as query parameter.
          */
         get: operations["domainWhois"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/email/dane/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * DANE for SMTP (RFC 7672) on every MX host: _25._tcp TLSA records, their DNSSEC status, and the STARTTLS certificate matched against them
+         * @description Reads the MX records (and validates them: DANE applies only to MX hosts learned over DNSSEC), then for each MX host (up to 5, by preference) the TLSA records at `_25._tcp.<host>` with the service's own DNSSEC verdict, and the certificate chain the host serves after STARTTLS, matched record by record as a DANE sender would (usages 2 and 3; 0 and 1 are unusable for SMTP). `status` sums the domain up (valid, partial, failing, not_secure, not_used, not_applicable), `score` rates it, `findings` have stable ids. Cached up to 5 minutes.
+         *
+         *     Also answers `GET /api/email/dane?domain={domain}`: the same operation, with `domain` as query parameter.
+         */
+        get: operations["emailDane"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5361,6 +5427,291 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
+    dnsDane: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description The service's port (25: SMTP with STARTTLS) */
+                port?: string;
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description The transport of the TLSA name; only tcp services are probed */
+                proto?: "tcp" | "udp" | "sctp";
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path: {
+                /** @description Domain name; IDN, trailing dot, scheme and path are accepted and normalized */
+                host: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            certificate: {
+                                /** @description The address connected to */
+                                address: string | null;
+                                /** @description The certificates the server sent, leaf first */
+                                chain: {
+                                    /** @description SHA-256 of the certificate (TLSA selector 0, matching type 1) */
+                                    fingerprint_sha256: string;
+                                    issuer: string;
+                                    not_after: string;
+                                    not_before: string;
+                                    /** @description Index in the chain as obtained (0: the leaf); what matched_position names */
+                                    position: number;
+                                    /** @description SHA-256 of its public key (selector 1, matching type 1: the "3 1 1" or "2 1 1" to publish) */
+                                    spki_fingerprint_sha256: string;
+                                    subject: string;
+                                }[];
+                                /** @description The chain verifies to a trusted root and names the host (web only; what usages 0 and 1 need) */
+                                pkix_valid: boolean | null;
+                            } | null;
+                            findings: {
+                                fix: string | null;
+                                /** @description Stable identifier (dane.no_match, delegation.lame, ...) */
+                                id: string;
+                                message: string;
+                                /** @description The hosts or name servers (name/address) it is about; empty when it is about the whole */
+                                servers: string[];
+                                /**
+                                 * @description critical: it breaks (mail is deferred, the zone does not resolve); high: it breaks for some; medium: a risk or a standard broken; low: worth fixing; info: worth knowing
+                                 * @enum {string}
+                                 */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                                /** @description The Zonemaster test case that checks the same thing (e.g. DELEGATION04, NAMESERVER03), when there is one */
+                                zonemaster: string | null;
+                            }[];
+                            host: string;
+                            port: number;
+                            probe_error: string | null;
+                            /** @enum {string} */
+                            proto: "tcp" | "udp" | "sctp";
+                            /**
+                             * @description How the certificate was fetched: SMTP STARTTLS (ports 25, 587), a TLS handshake, or not at all (udp/sctp, other STARTTLS protocols)
+                             * @enum {string}
+                             */
+                            service: "smtp" | "tls" | "none";
+                            tlsa: {
+                                /** @description The service's own validation of the TLSA RRset (/api/dns/dnssec?type=TLSA); null when there are no records */
+                                dnssec: {
+                                    message: string;
+                                    reason: string | null;
+                                    /** @enum {string} */
+                                    status: "secure" | "insecure" | "bogus" | "indeterminate";
+                                } | null;
+                                rcode: string;
+                                records: {
+                                    /** @description Lowercase hex */
+                                    association_data: string;
+                                    /** @description The certificate it matched, by position in the served chain (0: the leaf) */
+                                    matched_position: number | null;
+                                    /** @description It authenticates the served certificate (null: no certificate was obtained) */
+                                    matches: boolean | null;
+                                    matching_type: number;
+                                    /** @description Full (0), SHA2-256 (1), SHA2-512 (2), or unknown */
+                                    matching_type_name: string;
+                                    /** @description Why a record whose data matches a certificate still does not authenticate the host (chain, name, dates, PKIX) */
+                                    problem: string | null;
+                                    selector: number;
+                                    /** @description Cert (0: the whole certificate), SPKI (1: its public key), or unknown */
+                                    selector_name: string;
+                                    unusable_reason: string | null;
+                                    /** @description A client of this service would use it: known parameters, and for SMTP usage 2 or 3 only (RFC 7672 §3.1.3) */
+                                    usable: boolean;
+                                    usage: number;
+                                    /** @description PKIX-TA (0), PKIX-EE (1), DANE-TA (2), DANE-EE (3), or unknown */
+                                    usage_name: string;
+                                }[];
+                                /**
+                                 * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                                 * @enum {string}
+                                 */
+                                status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                                ttl: number | null;
+                            };
+                            /** @description Where the TLSA records live: _port._proto.host */
+                            tlsa_name: string;
+                            /**
+                             * @description valid: the TLSA RRset is DNSSEC-secure and a usable record matches the served certificate; mismatch: secure, none matches; no_usable_records: secure, none usable; not_secure: TLSA published but insecure (ignored by DANE clients); bogus / indeterminate: its DNSSEC verdict; no_tlsa: none published; tls_unavailable: no STARTTLS or the TLS handshake fails; unreachable: no connection, nothing checked; not_probed: secure TLSA for a service the service does not connect to (udp, sctp, STARTTLS protocols other than SMTP)
+                             * @enum {string}
+                             */
+                            verdict: "valid" | "mismatch" | "no_usable_records" | "not_secure" | "bogus" | "indeterminate" | "no_tlsa" | "tls_unavailable" | "unreachable" | "not_probed";
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            certificate: {
+                                /** @description The address connected to */
+                                address: string | null;
+                                /** @description The certificates the server sent, leaf first */
+                                chain: {
+                                    /** @description SHA-256 of the certificate (TLSA selector 0, matching type 1) */
+                                    fingerprint_sha256: string;
+                                    issuer: string;
+                                    not_after: string;
+                                    not_before: string;
+                                    /** @description Index in the chain as obtained (0: the leaf); what matched_position names */
+                                    position: number;
+                                    /** @description SHA-256 of its public key (selector 1, matching type 1: the "3 1 1" or "2 1 1" to publish) */
+                                    spki_fingerprint_sha256: string;
+                                    subject: string;
+                                }[];
+                                /** @description The chain verifies to a trusted root and names the host (web only; what usages 0 and 1 need) */
+                                pkix_valid: boolean | null;
+                            } | null;
+                            findings: {
+                                fix: string | null;
+                                /** @description Stable identifier (dane.no_match, delegation.lame, ...) */
+                                id: string;
+                                message: string;
+                                /** @description The hosts or name servers (name/address) it is about; empty when it is about the whole */
+                                servers: string[];
+                                /**
+                                 * @description critical: it breaks (mail is deferred, the zone does not resolve); high: it breaks for some; medium: a risk or a standard broken; low: worth fixing; info: worth knowing
+                                 * @enum {string}
+                                 */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                                /** @description The Zonemaster test case that checks the same thing (e.g. DELEGATION04, NAMESERVER03), when there is one */
+                                zonemaster: string | null;
+                            }[];
+                            host: string;
+                            port: number;
+                            probe_error: string | null;
+                            /** @enum {string} */
+                            proto: "tcp" | "udp" | "sctp";
+                            /**
+                             * @description How the certificate was fetched: SMTP STARTTLS (ports 25, 587), a TLS handshake, or not at all (udp/sctp, other STARTTLS protocols)
+                             * @enum {string}
+                             */
+                            service: "smtp" | "tls" | "none";
+                            tlsa: {
+                                /** @description The service's own validation of the TLSA RRset (/api/dns/dnssec?type=TLSA); null when there are no records */
+                                dnssec: {
+                                    message: string;
+                                    reason: string | null;
+                                    /** @enum {string} */
+                                    status: "secure" | "insecure" | "bogus" | "indeterminate";
+                                } | null;
+                                rcode: string;
+                                records: {
+                                    /** @description Lowercase hex */
+                                    association_data: string;
+                                    /** @description The certificate it matched, by position in the served chain (0: the leaf) */
+                                    matched_position: number | null;
+                                    /** @description It authenticates the served certificate (null: no certificate was obtained) */
+                                    matches: boolean | null;
+                                    matching_type: number;
+                                    /** @description Full (0), SHA2-256 (1), SHA2-512 (2), or unknown */
+                                    matching_type_name: string;
+                                    /** @description Why a record whose data matches a certificate still does not authenticate the host (chain, name, dates, PKIX) */
+                                    problem: string | null;
+                                    selector: number;
+                                    /** @description Cert (0: the whole certificate), SPKI (1: its public key), or unknown */
+                                    selector_name: string;
+                                    unusable_reason: string | null;
+                                    /** @description A client of this service would use it: known parameters, and for SMTP usage 2 or 3 only (RFC 7672 §3.1.3) */
+                                    usable: boolean;
+                                    usage: number;
+                                    /** @description PKIX-TA (0), PKIX-EE (1), DANE-TA (2), DANE-EE (3), or unknown */
+                                    usage_name: string;
+                                }[];
+                                /**
+                                 * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                                 * @enum {string}
+                                 */
+                                status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                                ttl: number | null;
+                            };
+                            /** @description Where the TLSA records live: _port._proto.host */
+                            tlsa_name: string;
+                            /**
+                             * @description valid: the TLSA RRset is DNSSEC-secure and a usable record matches the served certificate; mismatch: secure, none matches; no_usable_records: secure, none usable; not_secure: TLSA published but insecure (ignored by DANE clients); bogus / indeterminate: its DNSSEC verdict; no_tlsa: none published; tls_unavailable: no STARTTLS or the TLS handshake fails; unreachable: no connection, nothing checked; not_probed: secure TLSA for a service the service does not connect to (udp, sctp, STARTTLS protocols other than SMTP)
+                             * @enum {string}
+                             */
+                            verdict: "valid" | "mismatch" | "no_usable_records" | "not_secure" | "bogus" | "indeterminate" | "no_tlsa" | "tls_unavailable" | "unreachable" | "not_probed";
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match names the current ETag. No body; Cache-Control, ETag, Vary and the rate-limit headers as the 200 would have them. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     dnsDmarc: {
         parameters: {
             query?: {
@@ -8945,6 +9296,249 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
+    domainDelegation: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path: {
+                /** @description Domain name; IDN, trailing dot, scheme and path are accepted and normalized */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            domain: string;
+                            findings: {
+                                fix: string | null;
+                                /** @description Stable identifier (dane.no_match, delegation.lame, ...) */
+                                id: string;
+                                message: string;
+                                /** @description The hosts or name servers (name/address) it is about; empty when it is about the whole */
+                                servers: string[];
+                                /**
+                                 * @description critical: it breaks (mail is deferred, the zone does not resolve); high: it breaks for some; medium: a risk or a standard broken; low: worth fixing; info: worth knowing
+                                 * @enum {string}
+                                 */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                                /** @description The Zonemaster test case that checks the same thing (e.g. DELEGATION04, NAMESERVER03), when there is one */
+                                zonemaster: string | null;
+                            }[];
+                            ns: {
+                                /** @description The NS set the resolver returns for the zone */
+                                names: string[];
+                                /**
+                                 * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                                 * @enum {string}
+                                 */
+                                status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                            };
+                            /** @description The delegation as the parent publishes it, asked of the parent's servers directly (IPv4); null for a top-level name */
+                            parent: {
+                                /** @description Why no referral was read (each parent server tried, and how it failed) */
+                                error: string | null;
+                                /** @description The addresses the referral carries for each of those names */
+                                glue: {
+                                    addresses: string[];
+                                    name: string;
+                                }[];
+                                /** @description The NS set the parent delegates to */
+                                ns: string[] | null;
+                                /** @description The parent server whose referral is shown, name/address */
+                                server: string | null;
+                                /** @description The closest enclosing zone with an NS set */
+                                zone: string;
+                            } | null;
+                            /** @description The distinct SOA serials the servers gave */
+                            serials: number[];
+                            /** @description One row per name server address (IPv4 and IPv6), each asked directly */
+                            servers: {
+                                address: string;
+                                /** @description AA flag on that answer */
+                                authoritative: boolean | null;
+                                /** @description It answered an AXFR request over TCP with the zone */
+                                axfr_allowed: boolean | null;
+                                error: string | null;
+                                latency_ms: number | null;
+                                /** @description The name server (from the NS set) */
+                                name: string;
+                                /** @description The NS set it serves for the zone */
+                                ns: string[] | null;
+                                /** @description Its rcode for the zone's SOA, asked without recursion */
+                                rcode: string | null;
+                                /** @description RA set in its answer to a query with RD: it offers recursion to us */
+                                recursion_available: boolean | null;
+                                /** @description The SOA serial it serves */
+                                serial: number | null;
+                                /**
+                                 * @description ok: answers authoritatively; lame: answers, but not authoritatively for the zone (REFUSED, no AA, an error rcode); unreachable: no answer over UDP; refused_target: an address the service never connects to
+                                 * @enum {string}
+                                 */
+                                status: "ok" | "lame" | "unreachable" | "refused_target";
+                                /** @description It answers the SOA question over TCP too */
+                                tcp: boolean | null;
+                            }[];
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            domain: string;
+                            findings: {
+                                fix: string | null;
+                                /** @description Stable identifier (dane.no_match, delegation.lame, ...) */
+                                id: string;
+                                message: string;
+                                /** @description The hosts or name servers (name/address) it is about; empty when it is about the whole */
+                                servers: string[];
+                                /**
+                                 * @description critical: it breaks (mail is deferred, the zone does not resolve); high: it breaks for some; medium: a risk or a standard broken; low: worth fixing; info: worth knowing
+                                 * @enum {string}
+                                 */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                                /** @description The Zonemaster test case that checks the same thing (e.g. DELEGATION04, NAMESERVER03), when there is one */
+                                zonemaster: string | null;
+                            }[];
+                            ns: {
+                                /** @description The NS set the resolver returns for the zone */
+                                names: string[];
+                                /**
+                                 * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                                 * @enum {string}
+                                 */
+                                status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                            };
+                            /** @description The delegation as the parent publishes it, asked of the parent's servers directly (IPv4); null for a top-level name */
+                            parent: {
+                                /** @description Why no referral was read (each parent server tried, and how it failed) */
+                                error: string | null;
+                                /** @description The addresses the referral carries for each of those names */
+                                glue: {
+                                    addresses: string[];
+                                    name: string;
+                                }[];
+                                /** @description The NS set the parent delegates to */
+                                ns: string[] | null;
+                                /** @description The parent server whose referral is shown, name/address */
+                                server: string | null;
+                                /** @description The closest enclosing zone with an NS set */
+                                zone: string;
+                            } | null;
+                            /** @description The distinct SOA serials the servers gave */
+                            serials: number[];
+                            /** @description One row per name server address (IPv4 and IPv6), each asked directly */
+                            servers: {
+                                address: string;
+                                /** @description AA flag on that answer */
+                                authoritative: boolean | null;
+                                /** @description It answered an AXFR request over TCP with the zone */
+                                axfr_allowed: boolean | null;
+                                error: string | null;
+                                latency_ms: number | null;
+                                /** @description The name server (from the NS set) */
+                                name: string;
+                                /** @description The NS set it serves for the zone */
+                                ns: string[] | null;
+                                /** @description Its rcode for the zone's SOA, asked without recursion */
+                                rcode: string | null;
+                                /** @description RA set in its answer to a query with RD: it offers recursion to us */
+                                recursion_available: boolean | null;
+                                /** @description The SOA serial it serves */
+                                serial: number | null;
+                                /**
+                                 * @description ok: answers authoritatively; lame: answers, but not authoritatively for the zone (REFUSED, no AA, an error rcode); unreachable: no answer over UDP; refused_target: an address the service never connects to
+                                 * @enum {string}
+                                 */
+                                status: "ok" | "lame" | "unreachable" | "refused_target";
+                                /** @description It answers the SOA question over TCP too */
+                                tcp: boolean | null;
+                            }[];
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match names the current ETag. No body; Cache-Control, ETag, Vary and the rate-limit headers as the 200 would have them. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     domainDependencies: {
         parameters: {
             query?: {
@@ -10350,6 +10944,383 @@ export interface operations {
                                 /** @description The registry's WHOIS server, host:port */
                                 server: string;
                             } | null;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match names the current ETag. No body; Cache-Control, ETag, Vary and the rate-limit headers as the 200 would have them. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    emailDane: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path: {
+                /** @description Domain name; IDN, trailing dot, scheme and path are accepted and normalized */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            domain: string;
+                            findings: {
+                                fix: string | null;
+                                /** @description Stable identifier (dane.no_match, delegation.lame, ...) */
+                                id: string;
+                                message: string;
+                                /** @description The hosts or name servers (name/address) it is about; empty when it is about the whole */
+                                servers: string[];
+                                /**
+                                 * @description critical: it breaks (mail is deferred, the zone does not resolve); high: it breaks for some; medium: a risk or a standard broken; low: worth fixing; info: worth knowing
+                                 * @enum {string}
+                                 */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                                /** @description The Zonemaster test case that checks the same thing (e.g. DELEGATION04, NAMESERVER03), when there is one */
+                                zonemaster: string | null;
+                            }[];
+                            /** @description Each MX host (up to 5, by preference): _25._tcp TLSA and the STARTTLS certificate */
+                            hosts: {
+                                certificate: {
+                                    /** @description The address connected to */
+                                    address: string | null;
+                                    /** @description The certificates the server sent, leaf first */
+                                    chain: {
+                                        /** @description SHA-256 of the certificate (TLSA selector 0, matching type 1) */
+                                        fingerprint_sha256: string;
+                                        issuer: string;
+                                        not_after: string;
+                                        not_before: string;
+                                        /** @description Index in the chain as obtained (0: the leaf); what matched_position names */
+                                        position: number;
+                                        /** @description SHA-256 of its public key (selector 1, matching type 1: the "3 1 1" or "2 1 1" to publish) */
+                                        spki_fingerprint_sha256: string;
+                                        subject: string;
+                                    }[];
+                                    /** @description The chain verifies to a trusted root and names the host (web only; what usages 0 and 1 need) */
+                                    pkix_valid: boolean | null;
+                                } | null;
+                                findings: {
+                                    fix: string | null;
+                                    /** @description Stable identifier (dane.no_match, delegation.lame, ...) */
+                                    id: string;
+                                    message: string;
+                                    /** @description The hosts or name servers (name/address) it is about; empty when it is about the whole */
+                                    servers: string[];
+                                    /**
+                                     * @description critical: it breaks (mail is deferred, the zone does not resolve); high: it breaks for some; medium: a risk or a standard broken; low: worth fixing; info: worth knowing
+                                     * @enum {string}
+                                     */
+                                    severity: "critical" | "high" | "medium" | "low" | "info";
+                                    /** @description The Zonemaster test case that checks the same thing (e.g. DELEGATION04, NAMESERVER03), when there is one */
+                                    zonemaster: string | null;
+                                }[];
+                                host: string;
+                                port: number;
+                                preference: number;
+                                probe_error: string | null;
+                                /** @enum {string} */
+                                proto: "tcp" | "udp" | "sctp";
+                                /**
+                                 * @description How the certificate was fetched: SMTP STARTTLS (ports 25, 587), a TLS handshake, or not at all (udp/sctp, other STARTTLS protocols)
+                                 * @enum {string}
+                                 */
+                                service: "smtp" | "tls" | "none";
+                                tlsa: {
+                                    /** @description The service's own validation of the TLSA RRset (/api/dns/dnssec?type=TLSA); null when there are no records */
+                                    dnssec: {
+                                        message: string;
+                                        reason: string | null;
+                                        /** @enum {string} */
+                                        status: "secure" | "insecure" | "bogus" | "indeterminate";
+                                    } | null;
+                                    rcode: string;
+                                    records: {
+                                        /** @description Lowercase hex */
+                                        association_data: string;
+                                        /** @description The certificate it matched, by position in the served chain (0: the leaf) */
+                                        matched_position: number | null;
+                                        /** @description It authenticates the served certificate (null: no certificate was obtained) */
+                                        matches: boolean | null;
+                                        matching_type: number;
+                                        /** @description Full (0), SHA2-256 (1), SHA2-512 (2), or unknown */
+                                        matching_type_name: string;
+                                        /** @description Why a record whose data matches a certificate still does not authenticate the host (chain, name, dates, PKIX) */
+                                        problem: string | null;
+                                        selector: number;
+                                        /** @description Cert (0: the whole certificate), SPKI (1: its public key), or unknown */
+                                        selector_name: string;
+                                        unusable_reason: string | null;
+                                        /** @description A client of this service would use it: known parameters, and for SMTP usage 2 or 3 only (RFC 7672 §3.1.3) */
+                                        usable: boolean;
+                                        usage: number;
+                                        /** @description PKIX-TA (0), PKIX-EE (1), DANE-TA (2), DANE-EE (3), or unknown */
+                                        usage_name: string;
+                                    }[];
+                                    /**
+                                     * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                                     * @enum {string}
+                                     */
+                                    status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                                    ttl: number | null;
+                                };
+                                /** @description Where the TLSA records live: _port._proto.host */
+                                tlsa_name: string;
+                                /**
+                                 * @description valid: the TLSA RRset is DNSSEC-secure and a usable record matches the served certificate; mismatch: secure, none matches; no_usable_records: secure, none usable; not_secure: TLSA published but insecure (ignored by DANE clients); bogus / indeterminate: its DNSSEC verdict; no_tlsa: none published; tls_unavailable: no STARTTLS or the TLS handshake fails; unreachable: no connection, nothing checked; not_probed: secure TLSA for a service the service does not connect to (udp, sctp, STARTTLS protocols other than SMTP)
+                                 * @enum {string}
+                                 */
+                                verdict: "valid" | "mismatch" | "no_usable_records" | "not_secure" | "bogus" | "indeterminate" | "no_tlsa" | "tls_unavailable" | "unreachable" | "not_probed";
+                            }[];
+                            mx: {
+                                /** @description The service's own validation of the MX RRset: DANE applies only to MX hosts learned securely (RFC 7672 §2.2.1) */
+                                dnssec: {
+                                    message: string;
+                                    reason: string | null;
+                                    /** @enum {string} */
+                                    status: "secure" | "insecure" | "bogus" | "indeterminate";
+                                } | null;
+                                hosts: {
+                                    host: string;
+                                    preference: number;
+                                }[];
+                                /** @description No MX records: the domain itself is the mail host (RFC 5321 §5.1) */
+                                implicit: boolean;
+                                null_mx: boolean;
+                                /**
+                                 * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                                 * @enum {string}
+                                 */
+                                status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                            };
+                            /** @description 0-100 from the findings (critical -50, high -25, medium -10, low -5); null when DANE is not used or does not apply */
+                            score: number | null;
+                            /**
+                             * @description valid: every MX host probed has secure TLSA records its certificate matches; partial: not every host is authenticated: the others publish no TLSA or could not be checked (unreachable, indeterminate); failing: a host with secure TLSA fails (mismatch, bogus, no STARTTLS, no usable record) or the MX RRset is bogus, so DANE senders defer mail; not_secure: TLSA published but the MX records, or a host's TLSA records, are not DNSSEC-secure; not_used: no MX host publishes TLSA; not_applicable: the domain takes no mail (null MX, or it does not exist); indeterminate: the MX records could not be read (SERVFAIL) and do not fail validation
+                             * @enum {string}
+                             */
+                            status: "valid" | "partial" | "failing" | "not_secure" | "not_used" | "not_applicable" | "indeterminate";
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            domain: string;
+                            findings: {
+                                fix: string | null;
+                                /** @description Stable identifier (dane.no_match, delegation.lame, ...) */
+                                id: string;
+                                message: string;
+                                /** @description The hosts or name servers (name/address) it is about; empty when it is about the whole */
+                                servers: string[];
+                                /**
+                                 * @description critical: it breaks (mail is deferred, the zone does not resolve); high: it breaks for some; medium: a risk or a standard broken; low: worth fixing; info: worth knowing
+                                 * @enum {string}
+                                 */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                                /** @description The Zonemaster test case that checks the same thing (e.g. DELEGATION04, NAMESERVER03), when there is one */
+                                zonemaster: string | null;
+                            }[];
+                            /** @description Each MX host (up to 5, by preference): _25._tcp TLSA and the STARTTLS certificate */
+                            hosts: {
+                                certificate: {
+                                    /** @description The address connected to */
+                                    address: string | null;
+                                    /** @description The certificates the server sent, leaf first */
+                                    chain: {
+                                        /** @description SHA-256 of the certificate (TLSA selector 0, matching type 1) */
+                                        fingerprint_sha256: string;
+                                        issuer: string;
+                                        not_after: string;
+                                        not_before: string;
+                                        /** @description Index in the chain as obtained (0: the leaf); what matched_position names */
+                                        position: number;
+                                        /** @description SHA-256 of its public key (selector 1, matching type 1: the "3 1 1" or "2 1 1" to publish) */
+                                        spki_fingerprint_sha256: string;
+                                        subject: string;
+                                    }[];
+                                    /** @description The chain verifies to a trusted root and names the host (web only; what usages 0 and 1 need) */
+                                    pkix_valid: boolean | null;
+                                } | null;
+                                findings: {
+                                    fix: string | null;
+                                    /** @description Stable identifier (dane.no_match, delegation.lame, ...) */
+                                    id: string;
+                                    message: string;
+                                    /** @description The hosts or name servers (name/address) it is about; empty when it is about the whole */
+                                    servers: string[];
+                                    /**
+                                     * @description critical: it breaks (mail is deferred, the zone does not resolve); high: it breaks for some; medium: a risk or a standard broken; low: worth fixing; info: worth knowing
+                                     * @enum {string}
+                                     */
+                                    severity: "critical" | "high" | "medium" | "low" | "info";
+                                    /** @description The Zonemaster test case that checks the same thing (e.g. DELEGATION04, NAMESERVER03), when there is one */
+                                    zonemaster: string | null;
+                                }[];
+                                host: string;
+                                port: number;
+                                preference: number;
+                                probe_error: string | null;
+                                /** @enum {string} */
+                                proto: "tcp" | "udp" | "sctp";
+                                /**
+                                 * @description How the certificate was fetched: SMTP STARTTLS (ports 25, 587), a TLS handshake, or not at all (udp/sctp, other STARTTLS protocols)
+                                 * @enum {string}
+                                 */
+                                service: "smtp" | "tls" | "none";
+                                tlsa: {
+                                    /** @description The service's own validation of the TLSA RRset (/api/dns/dnssec?type=TLSA); null when there are no records */
+                                    dnssec: {
+                                        message: string;
+                                        reason: string | null;
+                                        /** @enum {string} */
+                                        status: "secure" | "insecure" | "bogus" | "indeterminate";
+                                    } | null;
+                                    rcode: string;
+                                    records: {
+                                        /** @description Lowercase hex */
+                                        association_data: string;
+                                        /** @description The certificate it matched, by position in the served chain (0: the leaf) */
+                                        matched_position: number | null;
+                                        /** @description It authenticates the served certificate (null: no certificate was obtained) */
+                                        matches: boolean | null;
+                                        matching_type: number;
+                                        /** @description Full (0), SHA2-256 (1), SHA2-512 (2), or unknown */
+                                        matching_type_name: string;
+                                        /** @description Why a record whose data matches a certificate still does not authenticate the host (chain, name, dates, PKIX) */
+                                        problem: string | null;
+                                        selector: number;
+                                        /** @description Cert (0: the whole certificate), SPKI (1: its public key), or unknown */
+                                        selector_name: string;
+                                        unusable_reason: string | null;
+                                        /** @description A client of this service would use it: known parameters, and for SMTP usage 2 or 3 only (RFC 7672 §3.1.3) */
+                                        usable: boolean;
+                                        usage: number;
+                                        /** @description PKIX-TA (0), PKIX-EE (1), DANE-TA (2), DANE-EE (3), or unknown */
+                                        usage_name: string;
+                                    }[];
+                                    /**
+                                     * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                                     * @enum {string}
+                                     */
+                                    status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                                    ttl: number | null;
+                                };
+                                /** @description Where the TLSA records live: _port._proto.host */
+                                tlsa_name: string;
+                                /**
+                                 * @description valid: the TLSA RRset is DNSSEC-secure and a usable record matches the served certificate; mismatch: secure, none matches; no_usable_records: secure, none usable; not_secure: TLSA published but insecure (ignored by DANE clients); bogus / indeterminate: its DNSSEC verdict; no_tlsa: none published; tls_unavailable: no STARTTLS or the TLS handshake fails; unreachable: no connection, nothing checked; not_probed: secure TLSA for a service the service does not connect to (udp, sctp, STARTTLS protocols other than SMTP)
+                                 * @enum {string}
+                                 */
+                                verdict: "valid" | "mismatch" | "no_usable_records" | "not_secure" | "bogus" | "indeterminate" | "no_tlsa" | "tls_unavailable" | "unreachable" | "not_probed";
+                            }[];
+                            mx: {
+                                /** @description The service's own validation of the MX RRset: DANE applies only to MX hosts learned securely (RFC 7672 §2.2.1) */
+                                dnssec: {
+                                    message: string;
+                                    reason: string | null;
+                                    /** @enum {string} */
+                                    status: "secure" | "insecure" | "bogus" | "indeterminate";
+                                } | null;
+                                hosts: {
+                                    host: string;
+                                    preference: number;
+                                }[];
+                                /** @description No MX records: the domain itself is the mail host (RFC 5321 §5.1) */
+                                implicit: boolean;
+                                null_mx: boolean;
+                                /**
+                                 * @description answer: records found; nodata: the name exists without records of this type; nxdomain: the name does not exist
+                                 * @enum {string}
+                                 */
+                                status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
+                            };
+                            /** @description 0-100 from the findings (critical -50, high -25, medium -10, low -5); null when DANE is not used or does not apply */
+                            score: number | null;
+                            /**
+                             * @description valid: every MX host probed has secure TLSA records its certificate matches; partial: not every host is authenticated: the others publish no TLSA or could not be checked (unreachable, indeterminate); failing: a host with secure TLSA fails (mismatch, bogus, no STARTTLS, no usable record) or the MX RRset is bogus, so DANE senders defer mail; not_secure: TLSA published but the MX records, or a host's TLSA records, are not DNSSEC-secure; not_used: no MX host publishes TLSA; not_applicable: the domain takes no mail (null MX, or it does not exist); indeterminate: the MX records could not be read (SERVFAIL) and do not fail validation
+                             * @enum {string}
+                             */
+                            status: "valid" | "partial" | "failing" | "not_secure" | "not_used" | "not_applicable" | "indeterminate";
                         };
                         links?: components["schemas"]["Links"];
                         meta?: components["schemas"]["Meta"];

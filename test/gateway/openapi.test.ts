@@ -165,7 +165,6 @@ describe('OpenAPI document', () => {
     // (issue 24, about a second on its own) among them: more than the default 20 s on a loaded box.
   }, 90_000)
 
-
   it('is one operation per endpoint: the ?param= form of a path parameter is said on it, not a second path', async () => {
     const operations = Object.entries(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap(([path, item]) =>
       Object.entries(item).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
