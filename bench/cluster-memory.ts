@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { ROOT } from '../runtime/app.ts'
 import { HERMETIC_ENV } from '../test/support/hermetic-env.ts'
 import { rpkiClientJson, syntheticVrps } from './rpki.bench.ts'
+import { descendants } from '../test/support/process-tree.ts'
 
 // npx tsx bench/cluster-memory.ts [--workers 1,2,4] [--vrps 500000]
 // What the clustered service costs in memory (issue 21): the service as `npm start`
@@ -26,16 +27,6 @@ const vrpCount = Number(args.get('vrps') ?? 500_000)
 const dir = mkdtempSync(join(tmpdir(), 'infralens-memory-'))
 const vrpFile = join(dir, 'vrps.json')
 writeFileSync(vrpFile, rpkiClientJson(syntheticVrps(vrpCount, 20261126)))
-
-function descendants(pid: number): number[] {
-  let children: number[] = []
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
-  } catch {
-    return []
-  }
-  return children.flatMap((c) => [c, ...descendants(c)])
-}
 
 /** RSS and PSS of one process, in MiB (smaps_rollup). */
 function memoryOf(pid: number): { rss: number; pss: number; cmd: string } {

@@ -6,6 +6,7 @@ import { ROOT } from '../../runtime/app.ts'
 import { HERMETIC_ENV } from '../support/hermetic-env.ts'
 import type { LoopbackDns } from '../support/loopback-dns.ts'
 import { startLoopbackDns } from '../support/loopback-dns.ts'
+import { alive, descendants } from '../support/process-tree.ts'
 
 // Signals sent to `npm start` reach the service (issue 19, item 2). Before, the
 // script was `tsx runtime/main.ts`: npm forwarded SIGTERM to its shell, the shell
@@ -22,26 +23,6 @@ beforeAll(async () => {
   dns.resolver.setFault({ kind: 'delay', ms: 700 } as never)
 })
 afterAll(() => dns?.close())
-
-/** Every process below `pid` (Linux /proc). */
-function descendants(pid: number): number[] {
-  let children: number[] = []
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
-  } catch {
-    return []
-  }
-  return children.flatMap((c) => [c, ...descendants(c)])
-}
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 async function npmStart(workers: number): Promise<{ npm: ChildProcess; url: string; output: () => string; exited: Promise<{ code: number | null; at: number }> }> {
   const npm = spawn('npm', ['start', '--silent'], {

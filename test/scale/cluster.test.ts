@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Agent, request as httpRequest } from 'node:http'
@@ -10,6 +9,7 @@ import { ROOT } from '../../runtime/app.ts'
 import { HERMETIC_ENV } from '../support/hermetic-env.ts'
 import type { TestRedis } from '../support/redis-server.ts'
 import { redisAvailable, startTestRedis } from '../support/redis-server.ts'
+import { alive, descendants } from '../support/process-tree.ts'
 
 // The clustered service (issue 21): INFRALENS_WORKERS=2, the primary and its
 // workers as real processes (test/support/cluster-entry.ts runs runtime/main.ts's
@@ -66,26 +66,6 @@ async function startCluster(env: Record<string, string>): Promise<Cluster> {
       if (child.exitCode === null) child.kill('SIGTERM')
       return exited
     },
-  }
-}
-
-/** Every process below `pid` (Linux /proc). */
-function descendants(pid: number): number[] {
-  let children: number[] = []
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
-  } catch {
-    return []
-  }
-  return children.flatMap((c) => [c, ...descendants(c)])
-}
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
   }
 }
 
