@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { randomPrefixes } from '../../bench/random-prefixes.ts'
@@ -101,6 +102,39 @@ describe('CPU pool', () => {
       const [a, b] = await Promise.all([pooled.request(path), inProcess.request(path)])
       expect(a.status).toBe(b.status)
       expect(await masked(a)).toBe(await masked(b))
+    }
+  })
+})
+
+/** The nice value of every thread of this process, by thread id (Linux: /proc/self/task). */
+function threadNiceness(): Map<number, number> {
+  const nice = new Map<number, number>()
+  for (const tid of readdirSync('/proc/self/task')) {
+    let stat: string
+    try {
+      stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
+    } catch {
+      continue // the thread ended between the listing and the read
+    }
+    // Fields after the parenthesised name: state is field 3, nice field 19.
+    nice.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]))
+  }
+  return nice
+}
+
+describe.runIf(process.platform === 'linux')('CPU pool scheduling', () => {
+  it('pool threads run below the event loop (nice 10) so a busy pool cannot crowd it out', async () => {
+    const t = await startTestApp({ ...LIMITS, INFRALENS_CPU_WORKERS: '2' })
+    try {
+      const lowered = () => [...threadNiceness().values()].filter((n) => n === 10).length
+      const before = lowered()
+      expect((await post(t, '["192.0.2.0/24"]')).status).toBe(200)
+      await until(() => t.cpu!.stats().started === 2)
+      await until(() => lowered() === before + 2)
+      // The test's own process (its main thread) keeps its priority.
+      expect(threadNiceness().get(process.pid)).toBe(0)
+    } finally {
+      await t.close()
     }
   })
 })
