@@ -85,6 +85,14 @@ export interface EndpointDescriptor<P extends z.ZodObject = z.ZodObject, D exten
    * Needs `cache: false`; not with `offload`.
    */
   stream?: string
+  /**
+   * A top-level list of data the resolver may answer as its JSON bytes, an
+   * EncodedJson (runtime/encoded-json.ts), when building it as objects would
+   * cost more than the lookups behind it (100,000 bulk results). JSON answers
+   * without shaping controls splice the bytes; everything else gets the list
+   * decoded, so the answer is the same either way.
+   */
+  preEncoded?: string
   /** Dotted paths of the arrays in data that sort/order/limit/offset act on. */
   lists?: readonly string[]
   /**

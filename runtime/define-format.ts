@@ -24,6 +24,11 @@ export interface Format {
   error?(envelope: ErrorEnvelope, ctx: FormatContext): string
   /** Data without envelope (descriptors with envelope: false); absent: JSON. */
   raw?(data: unknown, ctx: FormatContext): string
+  /**
+   * The envelope as bytes, with data's top-level `key` an EncodedJson written as
+   * it is (descriptor `preEncoded`). Absent: the list is decoded and success() runs.
+   */
+  spliced?(envelope: SuccessEnvelope, key: string, ctx: FormatContext): Uint8Array<ArrayBuffer>
 }
 
 export function defineFormat(format: Format): Format {

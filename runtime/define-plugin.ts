@@ -11,6 +11,7 @@ import type { DnsClient } from './net/dns/dns-client.ts'
 import type { GuardedNetwork } from './net/guarded-network.ts'
 import type { SharedRedis } from './shared-redis.ts'
 import type { ClusterLink } from './cluster/worker-link.ts'
+import type { EncodedJson } from './encoded-json.ts'
 import type { Streamed } from './streamed.ts'
 
 /**
@@ -71,13 +72,26 @@ export interface Invoked<T> {
 }
 
 /**
+ * The data a resolver answers with: the schema's input type, where a top-level
+ * list may also be given as its JSON bytes (descriptor `preEncoded`).
+ */
+export type AnswerData<D> = D extends readonly unknown[]
+  ? D
+  : D extends object
+    ? { [K in keyof D]: D[K] extends readonly unknown[] ? D[K] | EncodedJson : D[K] }
+    : D
+
+/**
  * A resolver returns its data, or (for endpoints whose descriptor says `stream`)
  * a Streamed answer that yields the data in the end and its items on the way.
  */
 export type Resolver<E extends AnyEndpoint = AnyEndpoint> = (
   input: z.output<E['params']>,
   ctx: ResolverContext,
-) => Promise<z.input<E['data']> | Streamed<z.input<E['data']>>> | z.input<E['data']> | Streamed<z.input<E['data']>>
+) =>
+  | Promise<AnswerData<z.input<E['data']>> | Streamed<AnswerData<z.input<E['data']>>>>
+  | AnswerData<z.input<E['data']>>
+  | Streamed<AnswerData<z.input<E['data']>>>
 
 /**
  * The cost of one call of an endpoint whose descriptor has `inputCost`, from its

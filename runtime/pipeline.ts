@@ -29,6 +29,7 @@ import { defineShaper } from './endpoint-shaper.ts'
 import { pagingReader } from './paging-reader.ts'
 import { hasShaping } from './shape.ts'
 import { Streamed } from './streamed.ts'
+import { decodedAt, holdsEncoded } from './encoded-json.ts'
 import type { CpuPool } from './cpu/cpu-pool.ts'
 import { Rendered, defineOffload } from './cpu/offload.ts'
 
@@ -122,6 +123,7 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
   const documentType = endpoint.contentType
   const cacheable = endpoint.cache !== false
   const ownPaging = endpoint.pagination && pagingReader(endpoint.pagination)
+  const preEncoded = endpoint.preEncoded
   // Envelope-less answers of a cached endpoint carry no request id, time or tier:
   // the same bytes for everyone, so they are rendered, tagged and compressed once.
   const documents = !wrapped && cacheable ? new StaticDocuments() : undefined
@@ -243,6 +245,14 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
       return response
     }
     const shaping = hasShaping(controls)
+    // A list answered as JSON bytes (descriptor `preEncoded`) goes out as it is
+    // only where nothing reads it: a format that splices it, no pretty printing,
+    // no shaping; anything else works on the list decoded.
+    let encodedKey: string | undefined
+    if (preEncoded !== undefined && holdsEncoded(data, preEncoded)) {
+      if (format.spliced !== undefined && !controls.pretty && !shaping) encodedKey = preEncoded
+      else data = decodedAt(data, preEncoded)
+    }
     const shaped = shaper(data, controls)
     if (tagged) {
       // After shaping, so a request shaping refuses (400) is never a 304.
@@ -271,7 +281,7 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
     const self = controls.includeLinks ? url.pathname + url.search : undefined
     const envelope = successEnvelope(shaped.data, meta, self, call.requestId, isoNow())
     const link = pagination ? pageLinks(url.pathname, url.search, pagination) : undefined
-    const response = successResponse(envelope, format, ctx, head, call.header, link)
+    const response = successResponse(envelope, format, ctx, head, call.header, link, encodedKey)
     if (observe) report(observe, call, 200, started)
     return response
   }

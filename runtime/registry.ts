@@ -70,6 +70,15 @@ function check(endpoint: AnyEndpoint, where: string): void {
     if (endpoint.cache !== false) fail('stream endpoints are never cached: set cache: false')
     if (!(endpoint.lists ?? []).includes(endpoint.stream)) fail(`stream "${endpoint.stream}" must be one of the endpoint's lists`)
   }
+  if (endpoint.preEncoded !== undefined) {
+    // Spliced as bytes only where nothing reads the list (no cache keeps it, no ETag hashes it).
+    if (endpoint.cache !== false) fail('preEncoded endpoints are never cached: set cache: false')
+    if (endpoint.envelope === false) fail('preEncoded needs the envelope (the json format splices the list into it)')
+    if (endpoint.offload) fail('offload endpoints cannot be preEncoded (the worker renders the whole answer)')
+    if (endpoint.preEncoded.includes('.') || !(endpoint.lists ?? []).includes(endpoint.preEncoded)) {
+      fail(`preEncoded "${endpoint.preEncoded}" must be a top-level list of data named in the endpoint's lists`)
+    }
+  }
   aliasPath(endpoint)
 }
 

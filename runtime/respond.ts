@@ -52,8 +52,9 @@ export function successResponse(
   head: boolean,
   header: HeaderReader,
   link?: string,
+  encodedKey?: string,
 ): Response {
-  const body = format.success(envelope, ctx)
+  const body = encodedKey !== undefined && format.spliced ? format.spliced(envelope, encodedKey, ctx) : format.success(envelope, ctx)
   const headers = ctx.headers
   if (link !== undefined) headers.link = headers.link === undefined ? link : `${headers.link}, ${link}`
   return new FastResponse(encodeBody(body, headers, header, head), { status: 200, statusText: 'OK', headers })

@@ -1,6 +1,7 @@
 import { defineFormat } from '../../runtime/define-format.ts'
 import type { FormatContext } from '../../runtime/define-format.ts'
 import type { SuccessEnvelope } from '../../runtime/envelope.ts'
+import { EncodedJson } from '../../runtime/encoded-json.ts'
 
 // Cached data goes out again and again unchanged: its JSON is kept beside the
 // object (WeakMap, so it leaves with the cache entry) and spliced into the
@@ -29,11 +30,44 @@ function frozenJson(value: object): string {
   return json
 }
 
-function compact(envelope: SuccessEnvelope, ctx: FormatContext): string {
-  let out = `{"success":true,"data":${dataJson(envelope.data, ctx.stableData)}`
+/** What follows data in the envelope. */
+function afterData(envelope: SuccessEnvelope): string {
+  let out = ''
   if (envelope.meta !== undefined) out += `,"meta":${frozenJson(envelope.meta)}`
   if (envelope.links !== undefined) out += `,"links":{"self":${JSON.stringify(envelope.links.self)}}`
   return `${out},"timestamp":"${envelope.timestamp}","request_id":"${envelope.request_id}"}`
+}
+
+function compact(envelope: SuccessEnvelope, ctx: FormatContext): string {
+  return `{"success":true,"data":${dataJson(envelope.data, ctx.stableData)}${afterData(envelope)}`
+}
+
+/**
+ * compact() with data's `key` already JSON bytes (runtime/encoded-json.ts): data
+ * is written member by member as JSON.stringify would (its key order, undefined
+ * members left out), the bytes in their place, so the answer is byte for byte
+ * compact()'s on the decoded list (test/gateway/encoded-json.test.ts).
+ */
+function spliced(envelope: SuccessEnvelope, key: string, _ctx: FormatContext): Uint8Array<ArrayBuffer> {
+  const data = envelope.data as Record<string, unknown>
+  const parts: Uint8Array[] = []
+  let text = '{"success":true,"data":{'
+  let first = true
+  for (const name of Object.keys(data)) {
+    const value = data[name]
+    const json = name === key && value instanceof EncodedJson ? undefined : JSON.stringify(value)
+    if (json === undefined && !(value instanceof EncodedJson)) continue
+    text += `${first ? '' : ','}${JSON.stringify(name)}:`
+    first = false
+    if (json !== undefined) {
+      text += json
+      continue
+    }
+    parts.push(Buffer.from(text, 'utf8'), ...(value as EncodedJson).chunks)
+    text = ''
+  }
+  parts.push(Buffer.from(`${text}}${afterData(envelope)}`, 'utf8'))
+  return Buffer.concat(parts)
 }
 
 export const jsonFormat = defineFormat({
@@ -42,4 +76,5 @@ export const jsonFormat = defineFormat({
   success: (envelope, ctx) => (ctx.pretty ? JSON.stringify(envelope, null, 2) : compact(envelope, ctx)),
   error: (envelope, ctx) => (ctx.pretty ? JSON.stringify(envelope, null, 2) : JSON.stringify(envelope)),
   raw: (data, ctx) => (ctx.pretty ? JSON.stringify(data, null, 2) : dataJson(data, ctx.stableData)),
+  spliced,
 })

@@ -1,6 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { z } from 'zod'
 import { ClientClosedError, PayloadTooLargeError, UnavailableError } from '../../runtime/errors.ts'
+import type { AnswerData } from '../../runtime/define-plugin.ts'
+import { JsonBytes } from '../../runtime/json-bytes.ts'
 import type { Emit } from '../../runtime/streamed.ts'
 import type { IpBulkData } from '../../registry/network/schemas/ip-bulk-data.ts'
 import { IP_BULK_MAX_ENTRIES } from '../../registry/network/schemas/ip-bulk-data.ts'
@@ -21,7 +23,7 @@ import { vrpSetInfo } from './vrp-set-info.ts'
 /** Addresses per slice: ~2-4 ms of work, the longest the event loop is held for at a time. */
 export const SLICE = 2_000
 
-export type IpBulkAnswer = z.input<typeof IpBulkData>
+export type IpBulkAnswer = AnswerData<z.input<typeof IpBulkData>>
 
 /** The price: 1 unit per 1,000 addresses, rounded up; past the bound a 413 (charged as a refusal). */
 export function ipBulkCost(entries: number): number {
@@ -69,7 +71,11 @@ export async function ipBulk(deps: IpBulkDeps, entries: readonly unknown[], emit
   // One VRP set for the whole list, even if a refresh swaps it in meanwhile.
   const set = deps.vrps.current()
   const judge = judgeOf(set)
-  const results: BulkResult[] | undefined = emit ? undefined : new Array<BulkResult>(entries.length)
+  // Nobody streams: the results are written as JSON bytes straight from the
+  // lookups (runtime/json-bytes.ts), no object per address; formats and controls
+  // that need the objects get them decoded (descriptor `preEncoded`).
+  const out = emit ? undefined : new JsonBytes()
+  out?.byte(0x5b)
   let valid = 0
   for (let from = 0; from < entries.length; from += SLICE) {
     if (from > 0) {
@@ -77,22 +83,29 @@ export async function ipBulk(deps: IpBulkDeps, entries: readonly unknown[], emit
       if (signal.aborted) throw new ClientClosedError()
     }
     const to = Math.min(entries.length, from + SLICE)
+    if (out) {
+      for (let i = from; i < to; i++) {
+        if (i > 0) out.byte(0x2c)
+        if (lookup.write(entries[i], judge, out)) valid++
+      }
+      continue
+    }
     let wait: Promise<void> | undefined
     for (let i = from; i < to; i++) {
       const result = lookup(entries[i], judge)
       if (result.error === undefined) valid++
-      if (results) results[i] = result
-      else wait = emit!(result) ?? wait
+      wait = emit!(result) ?? wait
     }
     // A slow reader of the stream holds the next slice back.
     if (wait) await wait
   }
+  out?.byte(0x5d)
   if (emit) return undefined
   return {
     count: entries.length,
     valid,
     invalid: entries.length - valid,
-    results: results!,
+    results: out!.finish(),
     rpki: set
       ? { loaded: true, vrps: set.index.stats.vrps, generated_at: set.generatedAt, age_seconds: vrpSetInfo(deps.vrps, set).age_seconds }
       : { loaded: false, vrps: null, generated_at: null, age_seconds: null },

@@ -20,5 +20,6 @@ export default defineEndpoint({
   lists: ['results'],
   csvRows: 'results',
   stream: 'results',
+  preEncoded: 'results',
   example: { body: '["8.8.8.8", "1.1.1.1", "2001:4860:4860::8888", "192.0.2.1", "10.0.0.300"]' },
 })

@@ -133,7 +133,7 @@ export function varyStored(headers: Record<string, string>): void {
 }
 
 /** The body as it goes on the wire (null for HEAD), compressed when the client accepts it and it is worth it. */
-export function encodeBody(body: string, headers: Record<string, string>, header: (name: string) => string | null, head: boolean): string | Uint8Array<ArrayBuffer> | null {
+export function encodeBody(body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string>, header: (name: string) => string | null, head: boolean): string | Uint8Array<ArrayBuffer> | null {
   // The cheap path first: a small no-store answer costs one comparison and one lookup.
   if (body.length < MIN_BYTES && headers['cache-control'] === 'no-store') return head ? null : body
   const coding = chooseCoding(body.length, headers, header)

@@ -124,6 +124,23 @@ describe('registry discovery', () => {
     )
   })
 
+  it('start-up fails on a preEncoded list the json format could not splice safely', async () => {
+    const listData = "data: z.object({ items: z.array(z.string()) }), lists: ['items'],"
+    const cases: Array<[string, RegExp]> = [
+      ["preEncoded: 'shout',", /preEncoded "shout" must be a top-level list of data named in the endpoint's lists/],
+      ["preEncoded: 'items.deep', lists: ['items.deep'],", /preEncoded "items.deep" must be a top-level list/],
+    ]
+    for (const [i, [extra, message]] of cases.entries()) {
+      const dir = await dropIn(`pre-${i}`, { 'x.ts': descriptorSource(`data.pre${i}`, `/api/data/pre${i}/:word`, extra) })
+      await expect(startTestApp({}, { registryDirs: [dir] })).rejects.toThrow(message)
+    }
+    const cached = descriptorSource('data.precached', '/api/data/precached/:word', `preEncoded: 'items', ${listData}`)
+      .replace('  data: z.object({ shout: z.string() }),\n', '')
+      .replace('cache: false', "cache: { ttl: '5m' }")
+    const dir = await dropIn('pre-cached', { 'x.ts': cached })
+    await expect(startTestApp({}, { registryDirs: [dir] })).rejects.toThrow(/preEncoded endpoints are never cached/)
+  })
+
   it('start-up fails on a path param missing from params, and on a file that is not a descriptor', async () => {
     const dir = await dropIn('broken', { 'x.ts': descriptorSource('data.broken', '/api/data/broken/:nope') })
     await expect(startTestApp({}, { registryDirs: [dir] })).rejects.toThrow(/path param "nope" is missing from params/)

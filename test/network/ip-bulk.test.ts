@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Server } from 'srvx'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parse as parseYaml } from 'yaml'
 import { ROOT } from '../../runtime/app.ts'
 import { parseCidr } from '../../runtime/ip/parse-cidr.ts'
 import { parseIp } from '../../runtime/ip/parse.ts'
@@ -238,6 +239,59 @@ describe('a malformed request is a 400 naming what and where; oversize a 413 nam
     expect(huge.status).toBe(413)
     expect((await huge.json()).error.details).toEqual({ max_bytes: 8 * 1024 * 1024 })
   }, 60_000)
+})
+
+describe('the JSON answer is written as bytes from the lookups (descriptor preEncoded)', () => {
+  /** The answer's text with its request id and timestamp masked. */
+  const masked = async (res: Response) => {
+    const text = await res.text()
+    expect(res.status, text.slice(0, 300)).toBe(200)
+    return text
+      .replaceAll(res.headers.get('x-request-id')!, 'ID')
+      .replace(/"timestamp":"[^"]+"/, '"timestamp":"T"')
+      .replace(/"links":\{"self":"[^"]+"\}/, '"links":{}')
+  }
+
+  it('byte for byte what JSON.stringify gives for the objects (fields= takes the object path)', async () => {
+    const rand = prng(20261126)
+    const list: unknown[] = []
+    for (let i = 0; i < 3000; i++) {
+      const r = rand()
+      if (r < 0.7) list.push(Array.from({ length: 4 }, () => Math.floor(rand() * 256)).join('.'))
+      else if (r < 0.85) list.push(bigToV6((0x2000n + BigInt(Math.floor(rand() * 0x1000))) << 112n | BigInt(Math.floor(rand() * 2 ** 48))))
+      else if (r < 0.9) list.push(`::ffff:${Math.floor(rand() * 224)}.1.2.3`)
+      else if (r < 0.95) list.push(['10.0.0.256', '', 'x"\\\u0000\u2028é', '01.2.3.4', ' 192.0.2.9\t'][Math.floor(rand() * 5)])
+      else list.push([null, 7, ['8.8.8.8'], { ip: '8.8.8.8' }, true][Math.floor(rand() * 5)])
+    }
+    const body = JSON.stringify(list)
+    const bytes = await masked(await post(body))
+    // Naming every top-level field is shaping: the list is decoded, rebuilt and
+    // stringified whole by the json format, the path every endpoint takes.
+    const objects = await masked(await post(body, 'application/json', '?fields=count,valid,invalid,results,rpki,data_source'))
+    expect(bytes.length).toBeGreaterThan(300_000)
+    expect(bytes).toBe(objects)
+    // And the objects are the single endpoint's answers (the first describe), here in sample.
+    const results = (JSON.parse(bytes).data as { results: Result[] }).results
+    for (const i of [0, 1, 2, 500, 1500, 2999]) {
+      if (typeof list[i] === 'string' && results[i]!.error === undefined) expect(results[i]).toEqual(await expectedFor(list[i] as string))
+    }
+  }, 120_000)
+
+  it('pretty=true, format=yaml and sort= get the decoded list', async () => {
+    const list = ['8.8.8.8', '192.0.2.1', 'bad', '2001:db8::1']
+    const plain = await bulk(JSON.stringify(list))
+    const pretty = await post(JSON.stringify(list), 'application/json', '?pretty=true')
+    const prettyText = await pretty.text()
+    expect(prettyText).toContain('\n  "data": {\n')
+    expect(JSON.parse(prettyText).data).toEqual(plain)
+    const sorted = await bulk(JSON.stringify(list), 'application/json', '?sort=ip&order=desc')
+    // By address, IPv6 after IPv4, descending; the bad entry has no ip and goes last.
+    expect(sorted.results.map((r) => r.ip ?? r.input)).toEqual(['2001:db8::1', '192.0.2.1', '8.8.8.8', 'bad'])
+    const yaml = await post(JSON.stringify(list), 'application/json', '?format=yaml')
+    const yamlText = await yaml.text()
+    expect(yaml.status).toBe(200)
+    expect((parseYaml(yamlText) as { data: unknown }).data).toEqual(plain)
+  })
 })
 
 describe('formats and NDJSON', () => {
