@@ -14,7 +14,18 @@
 // with them frozen (test/hardening/frozen-intrinsics.test.ts). The CPU pool's workers freeze their own
 // realm the same way once set up (runtime/cpu/worker.ts).
 
-const PROTOTYPES: readonly object[] = [
+// How: each prototype's own properties are made read-only and non-configurable
+// one by one, then the object non-extensible; Object.isFrozen is then true, as
+// after Object.freeze. Not Object.freeze itself: measured on Node 20 (V8 11.3),
+// Object.freeze(Object.prototype) makes every element store into a Buffer or
+// Uint8Array take V8's slow path (20x per store in a loop), which locking the
+// properties one by one does not (bench/RESULTS.md, "Frozen intrinsics and typed
+// arrays"). The typed-array prototypes are only sealed (nothing added or
+// removed; their methods stay writable): any read-only property on them, frozen
+// or locked, slows those stores 6-60x, and a pollution gadget cannot reach them
+// from parsed input, which has no typed arrays.
+
+const LOCKED: readonly object[] = [
   Object.prototype,
   Array.prototype,
   Function.prototype,
@@ -31,18 +42,29 @@ const PROTOTYPES: readonly object[] = [
   WeakMap.prototype,
   WeakSet.prototype,
   ArrayBuffer.prototype,
-  Object.getPrototypeOf(Uint8Array.prototype) as object,
-  Uint8Array.prototype,
   Object.getPrototypeOf(function* () {}) as object,
   Object.getPrototypeOf(async function () {}) as object,
 ]
 
-/** Freezes the built-in prototypes (idempotent). */
-export function freezeIntrinsics(): void {
-  for (const prototype of PROTOTYPES) Object.freeze(prototype)
+const SEALED: readonly object[] = [Object.getPrototypeOf(Uint8Array.prototype) as object, Uint8Array.prototype]
+
+/** Every own property read-only and non-configurable, then no new ones: what Object.freeze does, property by property. */
+function lock(prototype: object): void {
+  for (const key of Reflect.ownKeys(prototype)) {
+    const descriptor = Object.getOwnPropertyDescriptor(prototype, key)!
+    if (!descriptor.configurable && (!('value' in descriptor) || !descriptor.writable)) continue
+    Object.defineProperty(prototype, key, 'value' in descriptor ? { writable: false, configurable: false } : { configurable: false })
+  }
+  Object.preventExtensions(prototype)
 }
 
-/** Whether they are frozen (for /api/ready's operators and the tests). */
+/** Locks the built-in prototypes, seals the typed-array ones (idempotent). */
+export function freezeIntrinsics(): void {
+  for (const prototype of LOCKED) lock(prototype)
+  for (const prototype of SEALED) Object.seal(prototype)
+}
+
+/** Whether they are locked (for /api/ready's operators and the tests). */
 export function intrinsicsFrozen(): boolean {
-  return PROTOTYPES.every((p) => Object.isFrozen(p))
+  return LOCKED.every((p) => Object.isFrozen(p)) && SEALED.every((p) => Object.isSealed(p))
 }
