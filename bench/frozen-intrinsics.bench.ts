@@ -7,17 +7,18 @@ import { freezeIntrinsics, intrinsicsFrozen } from '../runtime/harden.ts'
 //
 // What locking the built-in prototypes (runtime/harden.ts) costs code that writes
 // bytes: the JSON byte writer of ip/bulk (runtime/json-bytes.ts) and a plain
-// Uint8Array store loop, each in a fresh process per mode, alternating:
+// Uint8Array store loop, and regexp split (a text/plain body's lines), each in a fresh process per mode, alternating:
 //   none    nothing frozen;
 //   freeze  Object.freeze on every prototype harden.ts locks (the way it was done
 //           until 2026-11-26);
 //   locked  freezeIntrinsics() as the service runs it (properties read-only one
-//           by one, typed-array prototypes sealed).
+//           by one, typed-array prototypes sealed, RegExp.prototype untouched).
 // CPU ms of the measured round (the last of --rounds), medians over the rounds of
 // processes. Prints one JSON report.
 
 const MODE = process.env.FROZEN_BENCH_MODE
 const PIECE = jsonPiece(',"as_name":"EXAMPLE-NET Example"')
+const LINES = Array.from({ length: 100_000 }, (_, i) => `198.51.100.${i % 256}`).join('\n')
 
 function measure(): Record<string, number> {
   const cpu = (work: () => void): number => {
@@ -41,6 +42,9 @@ function measure(): Record<string, number> {
       for (let i = 0; i < 800_000; i++) out.uint(64_496 + i)
       out.finish()
     }),
+    regexp_split_100k_lines: cpu(() => {
+      LINES.split(/\r?\n/)
+    }),
     uint8_store: cpu(() => {
       const target = { bytes: new Uint8Array(1 << 20), at: 0 }
       for (let i = 0; i < 20_000_000; i++) {
@@ -54,7 +58,7 @@ function measure(): Record<string, number> {
 if (MODE !== undefined) {
   if (MODE === 'freeze') {
     freezeIntrinsics() // to learn the list, then the old way on top: Object.freeze each
-    for (const p of [Object.prototype, Array.prototype, Object.getPrototypeOf(Uint8Array.prototype) as object, Uint8Array.prototype]) Object.freeze(p)
+    for (const p of [Object.prototype, Array.prototype, RegExp.prototype, Object.getPrototypeOf(Uint8Array.prototype) as object, Uint8Array.prototype]) Object.freeze(p)
   } else if (MODE === 'locked') freezeIntrinsics()
   if (MODE !== 'none' && !intrinsicsFrozen()) throw new Error('intrinsics are not locked')
   console.log(JSON.stringify(measure()))

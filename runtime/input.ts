@@ -135,10 +135,25 @@ export async function readBody(request: Request, spec: BodySpec): Promise<unknow
       })
     }
   }
-  return text
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line !== '' && !line.startsWith('#'))
+  return entryLines(text)
+}
+
+/**
+ * One entry per line, trimmed; blank lines and # comments skipped. A scan for
+ * "\n" rather than split(/\r?\n/): V8's regexp split spent ~350 ms of a 100k-line
+ * body's ~900 ms of CPU (a profile of POST /api/ip/bulk with text/plain); trim()
+ * takes the "\r" of CRLF with the other blanks.
+ */
+export function entryLines(text: string): string[] {
+  const entries: string[] = []
+  for (let start = 0; start <= text.length; ) {
+    let end = text.indexOf('\n', start)
+    if (end < 0) end = text.length
+    const line = text.slice(start, end).trim()
+    if (line !== '' && line.charCodeAt(0) !== 35) entries.push(line)
+    start = end + 1
+  }
+  return entries
 }
 
 /** The first cell of every row that has one (quoted cells unquoted by papaparse); rows starting with # are skipped. */
