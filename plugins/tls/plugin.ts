@@ -11,6 +11,10 @@ import { tlsConnection } from './connection.ts'
 import { tlsSettings } from './settings.ts'
 import type { TlsSettings } from './target.ts'
 import { createTrustStore, loadSystemRoots } from './trust-store.ts'
+import { defineProfileStore } from './profiles/profile-store.ts'
+
+/** An analysis whose compliance part had no guidelines is kept this long, not the descriptor's 15 minutes. */
+const NO_PROFILES_TTL_S = 300
 
 declare module '../../runtime/define-plugin.ts' {
   interface UpstreamRegistry {
@@ -24,11 +28,23 @@ export default definePlugin({
     const { extraCaFile, systemCaFile } = api.config
     const system = loadSystemRoots(systemCaFile)
     api.log.debug({ roots: system.pems.length, origin: system.origin }, 'TLS system roots')
-    const settings = tlsSettings(api.config, api.network, createTrustStore({ system, ...(extraCaFile ? { extraPem: readFileSync(extraCaFile, 'utf8') } : {}) }))
+    const base = tlsSettings(api.config, api.network, createTrustStore({ system, ...(extraCaFile ? { extraPem: readFileSync(extraCaFile, 'utf8') } : {}) }))
+    const profiles = defineProfileStore({
+      source: { url: api.config.tlsProfilesUrl, file: api.config.tlsProfilesFile },
+      network: api.network,
+      log: api.log,
+      now: () => api.clock.now(),
+      timeoutMs: base.handshakeTimeoutMs,
+    })
+    const settings: TlsSettings = { ...base, profiles }
     api.upstream('tls', settings)
     api.resolve(connection, ({ host, starttls }, ctx) => tlsConnection(settings, host, ctx.signal, new Date(ctx.clock.now()), starttls ?? null))
     api.resolve(certificate, ({ host, starttls }, ctx) => tlsCertificate(settings, host, ctx.signal, new Date(ctx.clock.now()), starttls ?? null))
     api.resolve(ciphers, ({ host, starttls }, ctx) => tlsCiphers(settings, host, ctx.signal, starttls ?? null))
-    api.resolve(analyze, ({ host, starttls }, ctx) => tlsAnalyze(settings, host, ctx.signal, new Date(ctx.clock.now()), starttls ?? null))
+    api.resolve(analyze, async ({ host, starttls }, ctx) => {
+      const answer = await tlsAnalyze(settings, host, ctx.signal, new Date(ctx.clock.now()), starttls ?? null)
+      if (answer.compliance.status === 'unavailable') ctx.lowerTtl(NO_PROFILES_TTL_S)
+      return answer
+    })
   },
 })
