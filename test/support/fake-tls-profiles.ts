@@ -23,6 +23,8 @@ export interface FakeTlsProfiles {
   /** The URL of the "latest" alias. */
   url: string
   requests: string[]
+  /** While true, the document itself answers HTTP 500 (a refresh that fails). */
+  failing: boolean
   env: Record<string, string>
   close(): Promise<void>
 }
@@ -30,10 +32,12 @@ export interface FakeTlsProfiles {
 export async function startFakeTlsProfiles(host = '127.0.0.1'): Promise<FakeTlsProfiles> {
   const document = readFileSync(TEST_GUIDELINES_FILE)
   const requests: string[] = []
+  const state = { failing: false }
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname
     requests.push(path)
-    if (path === '/guidelines/test-1.0.json') res.writeHead(200, { 'content-type': 'application/json' }).end(document)
+    if (path === '/guidelines/test-1.0.json' && state.failing) res.writeHead(503).end()
+    else if (path === '/guidelines/test-1.0.json') res.writeHead(200, { 'content-type': 'application/json' }).end(document)
     else if (path === '/guidelines/latest.json') res.writeHead(302, { location: '/guidelines/test-1.0.json' }).end()
     else if (path === '/guidelines/fail.json') res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error')
     else if (path === '/guidelines/garbage.json') res.writeHead(200, { 'content-type': 'application/json' }).end('{"version": 5.7, "configurations": ')
@@ -48,6 +52,12 @@ export async function startFakeTlsProfiles(host = '127.0.0.1'): Promise<FakeTlsP
     base,
     url,
     requests,
+    get failing() {
+      return state.failing
+    },
+    set failing(value: boolean) {
+      state.failing = value
+    },
     env: { INFRALENS_TLS_PROFILES_URL: url },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
