@@ -3,10 +3,12 @@ import { definePlugin } from '../../runtime/define-plugin.ts'
 import analyze from '../../registry/tls/analyze.ts'
 import certificate from '../../registry/tls/certificate.ts'
 import ciphers from '../../registry/tls/ciphers.ts'
+import compliance from '../../registry/tls/compliance.ts'
 import connection from '../../registry/tls/connection.ts'
 import { tlsAnalyze } from './analyze.ts'
 import { tlsCertificate } from './certificate.ts'
 import { tlsCiphers } from './ciphers.ts'
+import { tlsCompliance } from './compliance.ts'
 import { tlsConnection } from './connection.ts'
 import { tlsSettings } from './settings.ts'
 import type { TlsSettings } from './target.ts'
@@ -46,5 +48,6 @@ export default definePlugin({
       if (answer.compliance.status === 'unavailable') ctx.lowerTtl(NO_PROFILES_TTL_S)
       return answer
     })
+    api.resolve(compliance, ({ host, profile, starttls }, ctx) => tlsCompliance(ctx, host, profile ?? null, starttls ?? null))
   },
 })

@@ -113,6 +113,33 @@ describe('servers set up to miss a profile', () => {
     expect(d.compliance.compliant_with).toEqual(['old'])
   }, 60_000)
 
+  it('/api/tls/compliance: the same deviations on their own, one CSV row each; ?profile= narrows them', async () => {
+    const s = await opensslServer({ cipher: `${INTERMEDIATE_SUITES}:ECDHE-RSA-AES128-SHA:@SECLEVEL=0`, minProtocol: 'TLSv1', serverPreference: true })
+    const res = await t.json(`/api/tls/compliance/${s.target}?profile=intermediate`)
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    const d = res.body.data
+    expect(d).toMatchObject({ host: '127.0.0.1', port: s.port, profile: 'intermediate', compliant: false, compliant_with: [], guidelines: { version: 'test-1.0', source: fake.url } })
+    expect(d.profiles).toEqual([{ profile: 'intermediate', compliant: false, deviation_count: 2, not_checked: [{ field: 'hsts_min_age', reason: expect.any(String) }], oldest_clients: ['Test browser 30'] }])
+    expect((d.deviations as Deviation[]).map((x) => [x.profile, x.field, x.seen])).toEqual([
+      ['intermediate', 'tls_versions', ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3']],
+      ['intermediate', 'ciphers', ['TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA']],
+    ])
+    const all = await t.json(`/api/tls/compliance/${s.target}`)
+    expect(all.body.data).toMatchObject({ profile: null, compliant: false, compliant_with: ['old'] })
+    expect(new Set((all.body.data.deviations as Deviation[]).map((x) => x.profile))).toEqual(new Set(['modern', 'intermediate']))
+    const csv = await t.request(`/api/tls/compliance/${s.target}?profile=intermediate&format=csv`)
+    expect(csv.status).toBe(200)
+    const lines = (await csv.text()).trim().split(/\r?\n/)
+    expect(lines).toHaveLength(3)
+    const header = lines[0]!.split(',')
+    for (const column of ['deviations.profile', 'deviations.field', 'deviations.expected', 'deviations.seen', 'deviations.message']) expect(header).toContain(column)
+    expect(lines[2]).toContain('TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA')
+    const bad = await t.json(`/api/tls/compliance/${s.target}?profile=paranoid`)
+    expect(bad.status).toBe(400)
+    expect(bad.body.error.details.param).toBe('profile')
+    expect(bad.body.error.message).toContain('modern, intermediate, old')
+  }, 60_000)
+
   it('an RSA 1024 key valid for 400 days: rsa_key_size and maximum_certificate_lifespan', async () => {
     const now = Date.now()
     const s = await opensslServer({ cipher: `${INTERMEDIATE_SUITES}:@SECLEVEL=0`, leaf: { key: keyPair({ type: 'rsa', bits: 1024 }), notBefore: new Date(now - DAY), notAfter: new Date(now + 399 * DAY) } })
@@ -204,6 +231,12 @@ describe('where the profiles come from', () => {
       expect(d.compliance.reason).toContain(`${fake.base}/guidelines/${path}`)
       expect(d.grade_if_trusted).toBe('A')
       expect(d.protocols.filter((p: { supported: boolean }) => p.supported).map((p: { protocol: string }) => p.protocol)).toEqual(['TLSv1.2', 'TLSv1.3'])
+      if (path === 'fail.json') {
+        const only = await app.json(`/api/tls/compliance/${d.host}:${d.port}`)
+        expect(only.status).toBe(503)
+        expect(only.body.error).toMatchObject({ code: 'service_unavailable', details: { data: 'tls_profiles' } })
+        expect(only.body.error.message).toContain('HTTP 500')
+      }
     }, 60_000)
   }
 

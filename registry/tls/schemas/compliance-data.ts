@@ -47,3 +47,8 @@ export const ComplianceData = z
     profiles: z.array(ProfileResultData),
   })
   .meta({ description: "Compliance with Mozilla's server-side TLS profiles (modern, intermediate, old), each deviation listed; not part of the grade" })
+
+export const ProfileParam = z
+  .preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(PROFILE_NAMES, { error: () => `must be one of ${PROFILE_NAMES.join(', ')}` }))
+  .optional()
+  .meta({ description: 'Check against this profile only (modern, intermediate, old); all three when left out', example: 'intermediate' })

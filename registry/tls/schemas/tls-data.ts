@@ -25,7 +25,7 @@ export const CipherSuiteData = z.object({
   concerns: z.array(z.string()),
 })
 
-const Target = {
+export const Target = {
   host: z.string(),
   port: z.number().int(),
   server_name: z.string().nullable().meta({ description: 'SNI sent (null for IP targets)' }),
