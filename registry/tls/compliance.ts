@@ -17,6 +17,7 @@ export default defineEndpoint({
   params: z.object({ host: TlsHostParam, profile: ProfileParam, starttls: StarttlsParam }),
   data: TlsComplianceData,
   upstreams: ['tls'],
+  unavailable: 'No guidelines document could be read (INFRALENS_TLS_PROFILES_URL unreachable, refused by the guard, or not in the guidelines schema; or INFRALENS_TLS_PROFILES_FILE unreadable): details.reason says why.',
   cache: { ttl: '15m' },
   cost: 10,
   lists: ['deviations', 'profiles'],

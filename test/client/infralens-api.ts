@@ -18746,6 +18746,8 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["UpstreamError"];
+            /** @description No guidelines document could be read (INFRALENS_TLS_PROFILES_URL unreachable, refused by the guard, or not in the guidelines schema; or INFRALENS_TLS_PROFILES_FILE unreadable): details.reason says why. (service_unavailable) */
+            503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["Timeout"];
         };
     };
