@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { ConfigError } from '../../runtime/config.ts'
 import { definePlugin } from '../../runtime/define-plugin.ts'
 import analyze from '../../registry/tls/analyze.ts'
 import certificate from '../../registry/tls/certificate.ts'
@@ -14,6 +15,20 @@ import { tlsSettings } from './settings.ts'
 import type { TlsSettings } from './target.ts'
 import { createTrustStore, loadSystemRoots } from './trust-store.ts'
 import { defineProfileStore } from './profiles/profile-store.ts'
+import { parseGuidelines } from './profiles/guidelines.ts'
+
+/**
+ * A profiles file the operator names must be there and readable at start: a
+ * typo in the path would otherwise only show as "unavailable" in answers. (A
+ * URL is not fetched at start: it may be down for a while, which the answers say.)
+ */
+function checkProfilesFile(path: string): void {
+  try {
+    parseGuidelines(readFileSync(path, 'utf8'))
+  } catch (error) {
+    throw new ConfigError(`INFRALENS_TLS_PROFILES_FILE=${path}: ${(error as Error).message}. It must be a Mozilla server-side TLS guidelines JSON document (https://ssl-config.mozilla.org/guidelines/<version>.json); unset it to read INFRALENS_TLS_PROFILES_URL instead.`)
+  }
+}
 
 /** An analysis whose compliance part had no guidelines is kept this long, not the descriptor's 15 minutes. */
 const NO_PROFILES_TTL_S = 300
@@ -31,6 +46,7 @@ export default definePlugin({
     const system = loadSystemRoots(systemCaFile)
     api.log.debug({ roots: system.pems.length, origin: system.origin }, 'TLS system roots')
     const base = tlsSettings(api.config, api.network, createTrustStore({ system, ...(extraCaFile ? { extraPem: readFileSync(extraCaFile, 'utf8') } : {}) }))
+    if (api.config.tlsProfilesFile) checkProfilesFile(api.config.tlsProfilesFile)
     const profiles = defineProfileStore({
       source: { url: api.config.tlsProfilesUrl, file: api.config.tlsProfilesFile },
       network: api.network,

@@ -1,4 +1,6 @@
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ROOT } from '../../runtime/app.ts'
 import type { TestApp } from '../support/app.ts'
 import { startTestApp } from '../support/app.ts'
 import type { FakeTlsProfiles } from '../support/fake-tls-profiles.ts'
@@ -216,6 +218,11 @@ describe('where the profiles come from', () => {
     expect(d.compliance.guidelines).toMatchObject({ version: 'test-1.0', source: TEST_GUIDELINES_FILE, source_kind: 'file' })
     expect(d.compliance.compliant_with).toEqual(['intermediate'])
   }, 60_000)
+
+  it('a profiles file that is missing or not a guidelines document stops start-up, naming the setting', async () => {
+    await expect(startTestApp({ INFRALENS_TLS_PROFILES_FILE: '/nonexistent/guidelines.json' })).rejects.toThrow(/INFRALENS_TLS_PROFILES_FILE=\/nonexistent\/guidelines.json: ENOENT/)
+    await expect(startTestApp({ INFRALENS_TLS_PROFILES_FILE: join(ROOT, 'package.json') })).rejects.toThrow(/INFRALENS_TLS_PROFILES_FILE=.*package.json: the document is not in the guidelines schema/)
+  })
 
   for (const [path, reason] of [
     ['fail.json', 'HTTP 500'],
