@@ -68,7 +68,9 @@ export function defineProfileStore(o: ProfileStoreOptions) {
       const next = res.headers.location
       if (res.status >= 300 && res.status < 400 && typeof next === 'string' && hop < MAX_REDIRECTS) {
         // Each hop goes through the guard again: a redirect to a private address is refused like the URL itself.
-        url = new URL(next, url).toString()
+        const target = new URL(next, url)
+        if (target.protocol !== 'https:' && target.protocol !== 'http:') throw new Error(`${url} redirects to ${target.protocol} (only http and https are followed)`)
+        url = target.toString()
         continue
       }
       if (res.status !== 200) throw new Error(`${url} answered HTTP ${res.status}`)
