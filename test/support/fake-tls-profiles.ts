@@ -4,6 +4,7 @@
 // https://ssl-config.mozilla.org/guidelines/latest.json.
 //   /guidelines/test-1.0.json   the document
 //   /guidelines/latest.json     a 302 to it, as a "latest" alias may be
+//   /guidelines/to-file.json    a 302 to a file: URL (never followed)
 //   /guidelines/fail.json       HTTP 500
 //   /guidelines/garbage.json    not JSON
 //   /guidelines/wrong.json      JSON, not the guidelines schema
@@ -39,6 +40,7 @@ export async function startFakeTlsProfiles(host = '127.0.0.1'): Promise<FakeTlsP
     if (path === '/guidelines/test-1.0.json' && state.failing) res.writeHead(503).end()
     else if (path === '/guidelines/test-1.0.json') res.writeHead(200, { 'content-type': 'application/json' }).end(document)
     else if (path === '/guidelines/latest.json') res.writeHead(302, { location: '/guidelines/test-1.0.json' }).end()
+    else if (path === '/guidelines/to-file.json') res.writeHead(302, { location: 'file:///etc/passwd' }).end()
     else if (path === '/guidelines/fail.json') res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error')
     else if (path === '/guidelines/garbage.json') res.writeHead(200, { 'content-type': 'application/json' }).end('{"version": 5.7, "configurations": ')
     else if (path === '/guidelines/wrong.json') res.writeHead(200, { 'content-type': 'application/json' }).end('{"version": 5.7, "configurations": {"intermediate": {"tls_versions": "TLSv1.2"}}}')

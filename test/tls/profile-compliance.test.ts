@@ -175,6 +175,12 @@ describe('loading the document', () => {
     }
   })
 
+  it('a redirect to anything but http(s) is not followed', async () => {
+    const url = `${fake.base}/guidelines/to-file.json`
+    const store = defineProfileStore({ source: { url, file: undefined }, network: network(true), log, now: () => 0, timeoutMs: 2000 })
+    expect(await store.get(new AbortController().signal)).toEqual({ ok: false, reason: `the TLS profiles could not be loaded from ${url}: ${url} redirects to file: (only http and https are followed)` })
+  })
+
   it('concurrent analyses share one load', async () => {
     const store = defineProfileStore({ source: { url: `${fake.base}/guidelines/test-1.0.json`, file: undefined }, network: network(true), log, now: () => 0, timeoutMs: 2000 })
     const before = fake.requests.length
