@@ -43,7 +43,7 @@ export async function startFakeTlsProfiles(host = '127.0.0.1'): Promise<FakeTlsP
     else if (path === '/guidelines/to-file.json') res.writeHead(302, { location: 'file:///etc/passwd' }).end()
     else if (path === '/guidelines/fail.json') res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error')
     else if (path === '/guidelines/garbage.json') res.writeHead(200, { 'content-type': 'application/json' }).end('{"version": 5.7, "configurations": ')
-    else if (path === '/guidelines/wrong.json') res.writeHead(200, { 'content-type': 'application/json' }).end('{"version": 5.7, "configurations": {"intermediate": {"tls_versions": "TLSv1.2"}}}')
+    else if (path === '/guidelines/wrong.json') res.writeHead(200, { 'content-type': 'application/json' }).end('{"version": 5.7, "configurations": ["intermediate"]}')
     else res.writeHead(404).end()
   })
   await new Promise<void>((resolve) => server.listen(0, host, resolve))

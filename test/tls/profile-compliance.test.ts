@@ -41,7 +41,7 @@ describe('the guidelines document', () => {
     expect(doc.version).toBe('test-1.0')
     expect(doc.href).toBe('http://guidelines.tls.test/test-1.0.json')
     expect(doc.profiles.map((p) => p.name)).toEqual(['modern', 'intermediate', 'old'])
-    expect(byName('modern')).toMatchObject({ tls_versions: ['TLSv1.3'], rsa_key_size: null, ocsp_staple: true, absent: [] })
+    expect(byName('modern')).toMatchObject({ tls_versions: ['TLSv1.3'], rsa_key_size: null, ocsp_staple: true, unjudged: [] })
   })
 
   it('a numeric version is kept as written; fields a version lacks are listed, not judged; unknown fields and profiles are ignored', () => {
@@ -55,11 +55,26 @@ describe('the guidelines document', () => {
     expect(r.not_checked.find((n) => n.field === 'ciphers')!.reason).toBe('not in this version of the guidelines')
   })
 
+  it('a field in a form this code does not read (a later version may change one) is not judged, and says why; the others are', () => {
+    const g = parseGuidelines(JSON.stringify({ version: '6.0', configurations: { intermediate: { tls_versions: 'TLSv1.2', rsa_key_size: 2048, ciphers: {} } } }))
+    const r = checkProfile(g.profiles[0]!, { ...GOOD, leaf: { ...GOOD.leaf, bits: 1024 } })
+    expect(r.deviations.map((d) => d.field)).toEqual(['rsa_key_size'])
+    expect(r.not_checked).toContainEqual({ field: 'tls_versions', reason: 'unreadable in this document: tls_versions: Invalid input: expected array, received string' })
+    expect(r.not_checked).toContainEqual({ field: 'ciphers', reason: 'the document lists neither ciphers.iana nor ciphers.openssl' })
+  })
+
+  it('a document with modern and intermediate only (as Mozilla 6.0 has): those two', () => {
+    const g = parseGuidelines(JSON.stringify({ version: 6, configurations: { modern: { tls_versions: ['TLSv1.3'] }, intermediate: { tls_versions: ['TLSv1.2', 'TLSv1.3'] } } }))
+    expect(g.profiles.map((p) => p.name)).toEqual(['modern', 'intermediate'])
+  })
+
   it.each([
     ['not JSON', '{', 'not JSON'],
     ['no profile', '{"version":1,"configurations":{}}', 'none of the profiles modern, intermediate, old'],
-    ['a list of the wrong type', '{"version":1,"configurations":{"old":{"tls_versions":[1]}}}', 'configurations.old.tls_versions.0'],
     ['no configurations', '{"version":1}', 'configurations'],
+    ['configurations a list', '{"version":1,"configurations":["old"]}', 'configurations: expected an object'],
+    ['a profile that is no object', '{"version":1,"configurations":{"old":true}}', 'configurations.old is not an object'],
+    ['no version', '{"configurations":{"old":{}}}', 'version'],
     ['a proto key', '{"version":1,"configurations":{"__proto__":{"tls_versions":["x"]}}}', 'none of the profiles'],
   ])('%s: an error saying what is wrong', (_, text, message) => {
     expect(() => parseGuidelines(text)).toThrow(message)

@@ -227,7 +227,7 @@ describe('where the profiles come from', () => {
   for (const [path, reason] of [
     ['fail.json', 'HTTP 500'],
     ['garbage.json', 'not JSON'],
-    ['wrong.json', 'not in the guidelines schema: configurations.intermediate.tls_versions'],
+    ['wrong.json', 'not in the guidelines schema: configurations: expected an object'],
   ] as const) {
     it(`${path}: compliance unavailable with the reason, the rest of the analysis as usual`, async () => {
       const app = await startTestApp({ ...BASE_ENV, INFRALENS_TLS_PROFILES_URL: `${fake.base}/guidelines/${path}` })
