@@ -115,14 +115,17 @@ export function defineProfileStore(o: ProfileStoreOptions) {
       if (!fresh && !resting) {
         inFlight ??= load().finally(() => (inFlight = null))
         const pending = inFlight
-        await new Promise<void>((done) => {
-          const stop = () => done()
-          signal.addEventListener('abort', stop, { once: true })
-          void pending.finally(() => {
-            signal.removeEventListener('abort', stop)
-            done()
+        // A request that is gone does not wait (the load goes on for the next one).
+        if (!signal.aborted) {
+          await new Promise<void>((done) => {
+            const stop = () => done()
+            signal.addEventListener('abort', stop, { once: true })
+            void pending.finally(() => {
+              signal.removeEventListener('abort', stop)
+              done()
+            })
           })
-        })
+        }
       }
       if (loaded) return { ok: true, loaded, refresh_error: failure && failure.at >= loadedAt ? failure.message : null }
       if (failure) return { ok: false, reason: `the TLS profiles could not be loaded from ${failure.message}` }
