@@ -137,6 +137,9 @@ const cidrList = z.string().transform((value, ctx) => {
 
 const url = z.url({ protocol: /^https?$/ })
 
+/** Where Mozilla publishes the current version of its server-side TLS guidelines as JSON. */
+export const DEFAULT_TLS_PROFILES_URL = 'https://ssl-config.mozilla.org/guidelines/latest.json'
+
 // A WHOIS server, host[:port] (port 43 when left out); the host a name or an IP
 // literal ([v6]:port for IPv6 with a port). Only IANA's is configured: the servers
 // it refers to are always asked on port 43.
@@ -180,6 +183,10 @@ const EnvSchema = z.object({
   INFRALENS_RIPESTAT_URL: url.default('https://stat.ripe.net'),
   INFRALENS_VRP_URL: z.string().min(1).default('https://console.rpki-client.org/vrps.json'),
   INFRALENS_CRTSH_URL: url.default('https://crt.sh'),
+  // Mozilla's server-side TLS guidelines (JSON), fetched when first needed; a
+  // local file an operator provides wins over the URL (no network at all then).
+  INFRALENS_TLS_PROFILES_URL: url.default(DEFAULT_TLS_PROFILES_URL),
+  INFRALENS_TLS_PROFILES_FILE: z.string().min(1).optional(),
   INFRALENS_WHOIS_IANA: whoisServer.default({ host: 'whois.iana.org', port: 43 }),
   INFRALENS_DNSBL_ZONES: zoneList.default(zoneList.parse(DEFAULT_DNSBL_ZONES)),
   INFRALENS_DOMAIN_BLOCKLIST_ZONES: zoneList.default(zoneList.parse(DEFAULT_DOMAIN_BLOCKLIST_ZONES)),
@@ -232,6 +239,10 @@ export interface Config {
   ripestatUrl: string
   vrpUrl: string
   crtshUrl: string
+  /** Mozilla's server-side TLS guidelines JSON (the profiles /api/tls/analyze checks compliance with). */
+  tlsProfilesUrl: string
+  /** A local copy of such a document; when set, used instead of tlsProfilesUrl. */
+  tlsProfilesFile: string | undefined
   /** IANA's WHOIS server (INFRALENS_WHOIS_IANA): names each TLD's WHOIS server where the TLD has no RDAP. */
   whoisIana: { host: string; port: number }
   /** DNSBL zones an IP is looked up in (/api/security/blocklist). */
@@ -321,6 +332,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     ripestatUrl: e.INFRALENS_RIPESTAT_URL,
     vrpUrl: e.INFRALENS_VRP_URL,
     crtshUrl: e.INFRALENS_CRTSH_URL,
+    tlsProfilesUrl: e.INFRALENS_TLS_PROFILES_URL,
+    tlsProfilesFile: e.INFRALENS_TLS_PROFILES_FILE,
     whoisIana: e.INFRALENS_WHOIS_IANA,
     dnsblZones: e.INFRALENS_DNSBL_ZONES,
     domainBlocklistZones: e.INFRALENS_DOMAIN_BLOCKLIST_ZONES,

@@ -22,6 +22,10 @@ import type { ProbeContext } from './probe-context.ts'
 import { deepScan, groupList, schemeList } from './deep-scan.ts'
 import { checkFindings } from './check-findings.ts'
 import type { Hsts } from './hsts.ts'
+import { suiteOf } from './cipher-suites.ts'
+import type { ComplianceFacts } from './profiles/compliance.ts'
+import { complianceAnswer, unavailableCompliance } from './profiles/compliance-answer.ts'
+import type { ProfilesAnswer } from './profiles/profile-store.ts'
 
 // GET /api/tls/analyze/{host}: everything at once — the handshake, the served
 // chain, a full protocol and suite scan and one HTTPS GET for HSTS, run in
@@ -73,11 +77,14 @@ export async function tlsAnalyze(settings: TlsSettings, asked: TlsTarget, signal
   let scan: Awaited<ReturnType<typeof scanTarget>>
   let hsts: Hsts
   let deep: Awaited<ReturnType<typeof deepScan>>
+  let profiles: ProfilesAnswer | null
   try {
-    ;[certs, [scan, deep], hsts] = await Promise.all([
+    // The guidelines load (when not in hand) beside the scans, so they cost no time of their own.
+    ;[certs, [scan, deep], hsts, profiles] = await Promise.all([
       servedCertificates(settings, r, signal),
       scanTarget(settings, r, scope.signal, ctx.pooled).then(async (s) => [s, await deepScan(ctx, s)] as const),
       starttls ? noHsts(starttls) : fetchHsts(settings.network, target, { address: r.address, ca: settings.trust.ca, timeoutMs: settings.handshakeTimeoutMs }, signal),
+      settings.profiles ? settings.profiles.get(signal) : null,
     ])
   } finally {
     scope.close()
@@ -131,6 +138,24 @@ export async function tlsAnalyze(settings: TlsSettings, asked: TlsTarget, signal
     trusted,
     nameMatches: hostname.matches,
   })
+
+  const facts: ComplianceFacts = {
+    protocols: supported.map((x) => x.protocol),
+    suites: supported.flatMap((x) =>
+      x.suites.map((code) => {
+        const suite = suiteOf(code)
+        return { protocol: x.protocol, name: suite.name, openssl_name: suite.openssl_name, server_preference: x.suites.length > 1 ? x.server_preference : null }
+      }),
+    ),
+    groups: [...new Set([...(deep.groups.tls13 ?? []), ...(deep.groups.tls12 ?? [])].map((g) => g.name))],
+    dh_bits: dhBits,
+    dhe_suites: supported.some((x) => x.protocol !== 'TLSv1.3' && x.suites.some((code) => suiteOf(code).key_exchange === 'DHE')),
+    leaf: { type: leaf.public_key.type, bits: leaf.public_key.bits, curve: leaf.public_key.curve, signature: leaf.signature_algorithm.name, validity_days: leaf.validity_days },
+    ocsp_stapled: ocsp !== null,
+    hsts: { checked: hsts.checked, reason: hsts.error, present: hsts.present, max_age: hsts.max_age },
+  }
+  // Compliance is reported beside the grade, not folded into it (README, "The TLS grade").
+  const compliance = profiles ? complianceAnswer(profiles, facts) : unavailableCompliance('no source of TLS profiles is configured')
 
   return {
     ...targetFields(r),
@@ -188,6 +213,7 @@ export async function tlsAnalyze(settings: TlsSettings, asked: TlsTarget, signal
     groups: groupList(deep.groups),
     signature_algorithms: schemeList(deep.sigalgs),
     checks: deep.checks,
+    compliance,
     findings,
     probes: scan.probes + opened,
     duration_ms: Math.round(performance.now() - started),

@@ -6,6 +6,7 @@ import { STARTTLS_PORTS } from '../../registry/tls/schemas/starttls-param.ts'
 import type { Dial } from './probe.ts'
 import { startTls } from './starttls/starttls.ts'
 import type { TrustStore } from './trust-store.ts'
+import type { ProfileStore } from './profiles/profile-store.ts'
 
 // Everything the TLS resolvers share: the guarded network, the trust store,
 // deadlines and the probe pool size (settings.ts), and how a target is reached.
@@ -19,6 +20,8 @@ export interface TlsSettings {
   probeTimeoutMs: number
   /** Probes in flight per scan (settings.ts: under the per-target bound, with headroom). */
   concurrency: number
+  /** Mozilla's guidelines for the compliance part of an analysis; none: that part is unavailable. */
+  profiles?: ProfileStore
 }
 
 export interface Reached {

@@ -1491,7 +1491,7 @@ export interface paths {
         };
         /**
          * Hostname match, chain building and trust, expiry, key size, signatures, protocols, suites, OCSP stapling and HSTS, graded A+ to F (T: untrusted, M: name mismatch) with findings
-         * @description Collects the handshake, the served chain, every protocol and cipher suite the host accepts, and the HSTS header of one HTTPS GET in parallel, then grades them after SSL Labs' guide: A+ to F, T when the chain is not trusted, M when the name does not match (grade_if_trusted keeps the letter the configuration earns). Each finding has its severity, fix and the grade it caps. Costs 10 units; cached 15 minutes.
+         * @description Collects the handshake, the served chain, every protocol and cipher suite the host accepts, and the HSTS header of one HTTPS GET in parallel, then grades them after SSL Labs' guide: A+ to F, T when the chain is not trusted, M when the name does not match (grade_if_trusted keeps the letter the configuration earns). Each finding has its severity, fix and the grade it caps. compliance: the server against each profile of Mozilla's server-side TLS guidelines (modern, intermediate, old), every deviation with its field, expected and seen, and the guidelines document used (INFRALENS_TLS_PROFILES_URL or _FILE); unavailable with the reason when there is none, and not part of the grade. Costs 10 units; cached 15 minutes.
          *
          *     Also answers `GET /api/tls/analyze?host={host}`: the same operation, with `host` as query parameter.
          */
@@ -1540,6 +1540,28 @@ export interface paths {
          *     Also answers `GET /api/tls/ciphers?host={host}`: the same operation, with `host` as query parameter.
          */
         get: operations["tlsCiphers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tls/compliance/{host}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compliance with Mozilla's server-side TLS profiles (modern, intermediate, old): every deviation with its profile, field, what the profile expects and what the server does
+         * @description The compliance part of /api/tls/analyze on its own (the same analysis, shared through its cache), against the profiles of Mozilla's server-side TLS guidelines JSON as the service loaded it (INFRALENS_TLS_PROFILES_URL or INFRALENS_TLS_PROFILES_FILE; the answer names its version, href, source and when it was read). One row per deviation in CSV. 503 when no guidelines document can be had, 404 when it has no such profile. Costs 10 units; cached 15 minutes.
+         *
+         *     Also answers `GET /api/tls/compliance?host={host}`: the same operation, with `host` as query parameter.
+         */
+        get: operations["tlsCompliance"];
         put?: never;
         post?: never;
         delete?: never;
@@ -17308,6 +17330,58 @@ export interface operations {
                                 total: number;
                                 weakest: ("insecure" | "weak" | "secure" | "recommended") | null;
                             };
+                            /** @description Compliance with Mozilla's server-side TLS profiles (modern, intermediate, old), each deviation listed; not part of the grade */
+                            compliance: {
+                                /** @description The profiles with no deviation */
+                                compliant_with: ("modern" | "intermediate" | "old")[];
+                                guidelines: {
+                                    /** @description When it was read (kept a day, then read again) */
+                                    fetched_at: string;
+                                    /** @description The address the document gives for itself */
+                                    href: string | null;
+                                    /** @description The last attempt to read it again failed (the document in hand is still used) */
+                                    refresh_error: string | null;
+                                    /** @description SHA-256 of the document as read */
+                                    sha256: string;
+                                    /** @description Where this service read it: INFRALENS_TLS_PROFILES_URL, or the file INFRALENS_TLS_PROFILES_FILE names */
+                                    source: string;
+                                    /** @enum {string} */
+                                    source_kind: "url" | "file";
+                                    /** @description The guidelines version the document states (5.7, ...) */
+                                    version: string;
+                                } | null;
+                                profiles: {
+                                    /** @description No deviation in any field that could be checked */
+                                    compliant: boolean;
+                                    deviations: {
+                                        /** @description What the profile says */
+                                        expected: string[] | string | number | boolean | null;
+                                        /** @description The guidelines field: tls_versions, ciphersuites, ciphers, tls_curves, certificate_types, certificate_curves, certificate_signatures, rsa_key_size, dh_param_size, ecdh_param_size, hsts_min_age, maximum_certificate_lifespan, ocsp_staple, server_preferred_order */
+                                        field: string;
+                                        message: string;
+                                        /** @enum {string} */
+                                        profile: "modern" | "intermediate" | "old";
+                                        /** @description What the server does: for lists, the offending entries (for tls_versions every version offered) */
+                                        seen: string[] | string | number | boolean | null;
+                                    }[];
+                                    /** @description Fields not judged: absent from this version of the guidelines, or not observable (HSTS over STARTTLS or with certificate errors, ...) */
+                                    not_checked: {
+                                        field: string;
+                                        reason: string;
+                                    }[];
+                                    /** @description The oldest clients the profile serves, as the guidelines list them */
+                                    oldest_clients: string[] | null;
+                                    /** @enum {string} */
+                                    profile: "modern" | "intermediate" | "old";
+                                }[];
+                                /** @description Why compliance is unavailable */
+                                reason: string | null;
+                                /**
+                                 * @description unavailable: no guidelines document could be had; the rest of the analysis is unaffected
+                                 * @enum {string}
+                                 */
+                                status: "checked" | "unavailable";
+                            };
                             dh_bits: number | null;
                             duration_ms: number;
                             findings: {
@@ -17586,6 +17660,58 @@ export interface operations {
                                 strongest: ("insecure" | "weak" | "secure" | "recommended") | null;
                                 total: number;
                                 weakest: ("insecure" | "weak" | "secure" | "recommended") | null;
+                            };
+                            /** @description Compliance with Mozilla's server-side TLS profiles (modern, intermediate, old), each deviation listed; not part of the grade */
+                            compliance: {
+                                /** @description The profiles with no deviation */
+                                compliant_with: ("modern" | "intermediate" | "old")[];
+                                guidelines: {
+                                    /** @description When it was read (kept a day, then read again) */
+                                    fetched_at: string;
+                                    /** @description The address the document gives for itself */
+                                    href: string | null;
+                                    /** @description The last attempt to read it again failed (the document in hand is still used) */
+                                    refresh_error: string | null;
+                                    /** @description SHA-256 of the document as read */
+                                    sha256: string;
+                                    /** @description Where this service read it: INFRALENS_TLS_PROFILES_URL, or the file INFRALENS_TLS_PROFILES_FILE names */
+                                    source: string;
+                                    /** @enum {string} */
+                                    source_kind: "url" | "file";
+                                    /** @description The guidelines version the document states (5.7, ...) */
+                                    version: string;
+                                } | null;
+                                profiles: {
+                                    /** @description No deviation in any field that could be checked */
+                                    compliant: boolean;
+                                    deviations: {
+                                        /** @description What the profile says */
+                                        expected: string[] | string | number | boolean | null;
+                                        /** @description The guidelines field: tls_versions, ciphersuites, ciphers, tls_curves, certificate_types, certificate_curves, certificate_signatures, rsa_key_size, dh_param_size, ecdh_param_size, hsts_min_age, maximum_certificate_lifespan, ocsp_staple, server_preferred_order */
+                                        field: string;
+                                        message: string;
+                                        /** @enum {string} */
+                                        profile: "modern" | "intermediate" | "old";
+                                        /** @description What the server does: for lists, the offending entries (for tls_versions every version offered) */
+                                        seen: string[] | string | number | boolean | null;
+                                    }[];
+                                    /** @description Fields not judged: absent from this version of the guidelines, or not observable (HSTS over STARTTLS or with certificate errors, ...) */
+                                    not_checked: {
+                                        field: string;
+                                        reason: string;
+                                    }[];
+                                    /** @description The oldest clients the profile serves, as the guidelines list them */
+                                    oldest_clients: string[] | null;
+                                    /** @enum {string} */
+                                    profile: "modern" | "intermediate" | "old";
+                                }[];
+                                /** @description Why compliance is unavailable */
+                                reason: string | null;
+                                /**
+                                 * @description unavailable: no guidelines document could be had; the rest of the analysis is unaffected
+                                 * @enum {string}
+                                 */
+                                status: "checked" | "unavailable";
                             };
                             dh_bits: number | null;
                             duration_ms: number;
@@ -18395,6 +18521,233 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["UpstreamError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    tlsCompliance: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Check against this profile only (modern, intermediate, old); all three when left out */
+                profile?: "modern" | "intermediate" | "old";
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+                /** @description Speak this protocol in plaintext and upgrade with STARTTLS before TLS: smtp (port 25; submission: give :587), imap (143), pop3 (110), ftp (21, AUTH TLS), xmpp (5222), ldap (389), postgres (5432), mysql (3306). The port is the protocol’s unless the host names one. */
+                starttls?: "smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql";
+            };
+            header?: never;
+            path: {
+                /** @description Host name or IP address, optionally with a port (default 443): example.com, example.com:8443, 192.0.2.1:443, [2001:db8::1]:443 */
+                host: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The vetted address connected to */
+                            address: string;
+                            /** @description Every profile checked has no deviation */
+                            compliant: boolean;
+                            /** @description The profiles checked that have no deviation */
+                            compliant_with: ("modern" | "intermediate" | "old")[];
+                            /** @description Every deviation of every profile checked: profile, field, expected, seen */
+                            deviations: {
+                                /** @description What the profile says */
+                                expected: string[] | string | number | boolean | null;
+                                /** @description The guidelines field: tls_versions, ciphersuites, ciphers, tls_curves, certificate_types, certificate_curves, certificate_signatures, rsa_key_size, dh_param_size, ecdh_param_size, hsts_min_age, maximum_certificate_lifespan, ocsp_staple, server_preferred_order */
+                                field: string;
+                                message: string;
+                                /** @enum {string} */
+                                profile: "modern" | "intermediate" | "old";
+                                /** @description What the server does: for lists, the offending entries (for tls_versions every version offered) */
+                                seen: string[] | string | number | boolean | null;
+                            }[];
+                            /**
+                             * @description The analysis grade, for context (compliance does not change it)
+                             * @enum {string}
+                             */
+                            grade: "A+" | "A" | "A-" | "B" | "C" | "D" | "E" | "F" | "T" | "M";
+                            /** @description The guidelines document the profiles come from */
+                            guidelines: {
+                                /** @description When it was read (kept a day, then read again) */
+                                fetched_at: string;
+                                /** @description The address the document gives for itself */
+                                href: string | null;
+                                /** @description The last attempt to read it again failed (the document in hand is still used) */
+                                refresh_error: string | null;
+                                /** @description SHA-256 of the document as read */
+                                sha256: string;
+                                /** @description Where this service read it: INFRALENS_TLS_PROFILES_URL, or the file INFRALENS_TLS_PROFILES_FILE names */
+                                source: string;
+                                /** @enum {string} */
+                                source_kind: "url" | "file";
+                                /** @description The guidelines version the document states (5.7, ...) */
+                                version: string;
+                            };
+                            host: string;
+                            port: number;
+                            /** @description The profile asked for (?profile=), or null for all three */
+                            profile: ("modern" | "intermediate" | "old") | null;
+                            profiles: {
+                                compliant: boolean;
+                                deviation_count: number;
+                                not_checked: {
+                                    field: string;
+                                    reason: string;
+                                }[];
+                                oldest_clients: string[] | null;
+                                /** @enum {string} */
+                                profile: "modern" | "intermediate" | "old";
+                            }[];
+                            /** @description SNI sent (null for IP targets) */
+                            server_name: string | null;
+                            /** @description The protocol spoken before TLS (STARTTLS), or null for implicit TLS */
+                            starttls: ("smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql") | null;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            /** @description The vetted address connected to */
+                            address: string;
+                            /** @description Every profile checked has no deviation */
+                            compliant: boolean;
+                            /** @description The profiles checked that have no deviation */
+                            compliant_with: ("modern" | "intermediate" | "old")[];
+                            /** @description Every deviation of every profile checked: profile, field, expected, seen */
+                            deviations: {
+                                /** @description What the profile says */
+                                expected: string[] | string | number | boolean | null;
+                                /** @description The guidelines field: tls_versions, ciphersuites, ciphers, tls_curves, certificate_types, certificate_curves, certificate_signatures, rsa_key_size, dh_param_size, ecdh_param_size, hsts_min_age, maximum_certificate_lifespan, ocsp_staple, server_preferred_order */
+                                field: string;
+                                message: string;
+                                /** @enum {string} */
+                                profile: "modern" | "intermediate" | "old";
+                                /** @description What the server does: for lists, the offending entries (for tls_versions every version offered) */
+                                seen: string[] | string | number | boolean | null;
+                            }[];
+                            /**
+                             * @description The analysis grade, for context (compliance does not change it)
+                             * @enum {string}
+                             */
+                            grade: "A+" | "A" | "A-" | "B" | "C" | "D" | "E" | "F" | "T" | "M";
+                            /** @description The guidelines document the profiles come from */
+                            guidelines: {
+                                /** @description When it was read (kept a day, then read again) */
+                                fetched_at: string;
+                                /** @description The address the document gives for itself */
+                                href: string | null;
+                                /** @description The last attempt to read it again failed (the document in hand is still used) */
+                                refresh_error: string | null;
+                                /** @description SHA-256 of the document as read */
+                                sha256: string;
+                                /** @description Where this service read it: INFRALENS_TLS_PROFILES_URL, or the file INFRALENS_TLS_PROFILES_FILE names */
+                                source: string;
+                                /** @enum {string} */
+                                source_kind: "url" | "file";
+                                /** @description The guidelines version the document states (5.7, ...) */
+                                version: string;
+                            };
+                            host: string;
+                            port: number;
+                            /** @description The profile asked for (?profile=), or null for all three */
+                            profile: ("modern" | "intermediate" | "old") | null;
+                            profiles: {
+                                compliant: boolean;
+                                deviation_count: number;
+                                not_checked: {
+                                    field: string;
+                                    reason: string;
+                                }[];
+                                oldest_clients: string[] | null;
+                                /** @enum {string} */
+                                profile: "modern" | "intermediate" | "old";
+                            }[];
+                            /** @description SNI sent (null for IP targets) */
+                            server_name: string | null;
+                            /** @description The protocol spoken before TLS (STARTTLS), or null for implicit TLS */
+                            starttls: ("smtp" | "imap" | "pop3" | "ftp" | "xmpp" | "ldap" | "postgres" | "mysql") | null;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match names the current ETag. No body; Cache-Control, ETag, Vary and the rate-limit headers as the 200 would have them. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+            /** @description No guidelines document could be read (INFRALENS_TLS_PROFILES_URL unreachable, refused by the guard, or not in the guidelines schema; or INFRALENS_TLS_PROFILES_FILE unreadable): details.reason says why. (service_unavailable) */
+            503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["Timeout"];
         };
     };

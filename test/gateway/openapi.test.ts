@@ -17,6 +17,8 @@ import { startExampleTlsHost } from '../support/tls-servers.ts'
 import type { FakeRipestat } from '../support/fake-ripestat.ts'
 import { startFakeRipestat } from '../support/fake-ripestat.ts'
 import type { FakeVrp } from '../support/fake-vrp.ts'
+import type { FakeTlsProfiles } from '../support/fake-tls-profiles.ts'
+import { startFakeTlsProfiles } from '../support/fake-tls-profiles.ts'
 import { startFakeVrp, untilVrpsLoaded } from '../support/fake-vrp.ts'
 import { DNSBL_ZONES } from '../support/dnsbl-zones.ts'
 import { exampleRequest } from '../../plugins/meta/examples.ts'
@@ -33,16 +35,19 @@ let ripestat: FakeRipestat
 let vrp: FakeVrp
 let tlsHost: ExampleTlsHost
 let crtsh: FakeCrtsh
+let profiles: FakeTlsProfiles
 beforeAll(async () => {
   web = await startExampleWeb()
   // The TLS examples name valid.tls.test:8443; certificate-transparency asks crt.sh.
   tlsHost = await startExampleTlsHost({ alsoTrust: [web.env.INFRALENS_EXTRA_CA_FILE!] })
   crtsh = await startFakeCrtsh()
+  // The TLS profiles (tls.compliance answers 503 without them), a document written for the tests.
+  profiles = await startFakeTlsProfiles()
   dns = await startLoopbackDns({ zones: [...DEFAULT_ZONES, ...RDAP_ZONES, ...DNSBL_ZONES, web.zone, tlsHost.zone] })
   rdap = await startFakeRdap()
   ripestat = await startFakeRipestat()
   vrp = await startFakeVrp()
-  t = await startTestApp({ ...dns.env, ...rdap.env, ...web.env, ...ripestat.env, ...vrp.env, ...tlsHost.env, ...crtsh.env, INFRALENS_RATE_LIMITS: 'anonymous=100000' })
+  t = await startTestApp({ ...dns.env, ...rdap.env, ...web.env, ...ripestat.env, ...vrp.env, ...tlsHost.env, ...crtsh.env, ...profiles.env, INFRALENS_RATE_LIMITS: 'anonymous=100000' })
   // The RPKI example needs the VRP set, which loads in the background.
   await untilVrpsLoaded(t)
   doc = (await t.json('/api/openapi.json')).body
@@ -56,6 +61,7 @@ afterAll(async () => {
   await vrp.close()
   await tlsHost.close()
   await crtsh.close()
+  await profiles.close()
 })
 
 const openApiPath = (path: string) => path.replace(/(?:\*\*)?:([A-Za-z0-9_]+)/g, '{$1}')

@@ -17,4 +17,8 @@ export const HERMETIC_ENV: Readonly<Record<string, string>> = Object.freeze({
   // A local VRP file: the public default would only fail (offline), and readiness
   // would then depend on how fast that failure comes.
   INFRALENS_VRP_URL: join(ROOT, 'test', 'fixtures', 'rpki', 'test-vrps.json'),
+  // Mozilla's TLS guidelines: a closed loopback port, so an analysis says its
+  // compliance part is unavailable at once (test/tls/profiles.test.ts and the
+  // loopback internet serve a document written for the tests).
+  INFRALENS_TLS_PROFILES_URL: 'http://127.0.0.1:1/guidelines/latest.json',
 })

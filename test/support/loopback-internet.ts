@@ -6,6 +6,7 @@ import { serveExampleRdap } from './example-rdap.ts'
 import { startFakeCrtsh } from './fake-crtsh.ts'
 import { RDAP_ZONES, startFakeRdap } from './fake-rdap.ts'
 import { startFakeRipestat } from './fake-ripestat.ts'
+import { startFakeTlsProfiles } from './fake-tls-profiles.ts'
 import { startFakeVrp } from './fake-vrp.ts'
 import { startFakeWhois } from './fake-whois.ts'
 import { startExampleWeb } from './fake-web.ts'
@@ -43,6 +44,9 @@ export async function startLoopbackInternet(time: WorldTime = hostTime()): Promi
     closers.push(() => vrp.close())
     const crtsh = await startFakeCrtsh()
     closers.push(() => crtsh.close())
+    // The TLS profiles (Mozilla's guidelines JSON), a document written for the tests.
+    const profiles = await startFakeTlsProfiles()
+    closers.push(() => profiles.close())
     // Port-43 WHOIS for the TLDs without RDAP (IANA's server and the registries' of the synthetic answers, test/fixtures/whois-synthetic).
     const whois = await startFakeWhois()
     closers.push(() => whois.close())
@@ -54,7 +58,7 @@ export async function startLoopbackInternet(time: WorldTime = hostTime()): Promi
     const caFile = join(dir, 'roots.pem')
     writeFileSync(caFile, [web.env.INFRALENS_EXTRA_CA_FILE, tls.env.INFRALENS_EXTRA_CA_FILE].map((file) => readFileSync(file!, 'utf8')).join('\n'))
     return {
-      env: { ...web.env, ...tls.env, ...rdap.env, ...ripestat.env, ...vrp.env, ...crtsh.env, ...whois.env, ...dns.env, INFRALENS_EXTRA_CA_FILE: caFile },
+      env: { ...web.env, ...tls.env, ...rdap.env, ...ripestat.env, ...vrp.env, ...crtsh.env, ...profiles.env, ...whois.env, ...dns.env, INFRALENS_EXTRA_CA_FILE: caFile },
       close: () => closeAll(closers),
     }
   } catch (error) {

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { DEFAULT_CIPHERS } from 'node:tls'
 import type { SecureVersion } from 'node:tls'
-import type { Issued, KeyPair } from './tls-certs.ts'
+import type { CertSpec, Issued, KeyPair } from './tls-certs.ts'
 import { issue, keyPair, ocspResponse } from './tls-certs.ts'
 import type { WorldTime } from './world-time.ts'
 import { hostTime } from './world-time.ts'
@@ -325,6 +325,8 @@ export interface OpensslServerOptions {
   extra?: string[]
   /** false: no -www (s_server refuses -early_data with it); stdin is then held open so it keeps serving. */
   www?: boolean
+  /** The leaf's key and dates (leafFor's defaults otherwise: RSA 2048, valid from a day ago for 90 days). */
+  leaf?: Partial<CertSpec>
 }
 
 export function toolAvailable(command: string, args: string[] = ['--version']): boolean {
@@ -347,7 +349,7 @@ async function freePort(host: string): Promise<number> {
 export async function startOpensslServer(o: OpensslServerOptions): Promise<OpensslServer> {
   const host = o.host ?? '127.0.0.1'
   const pki = createTestPki()
-  const leaf = leafFor(pki, 'openssl.tls.test')
+  const leaf = leafFor(pki, 'openssl.tls.test', o.leaf)
   writeFileSync(join(dirname(pki.caFile), 'server.pem'), leaf.key.pem + leaf.pem + pki.intermediate.pem)
   const port = await freePort(host)
   const args = ['s_server', ...(o.www === false ? [] : ['-www']), '-accept', `${host}:${port}`, '-cert', join(dirname(pki.caFile), 'server.pem'), '-cipher', o.cipher, '-ciphersuites', o.ciphersuites ?? 'TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_128_GCM_SHA256']

@@ -7,6 +7,8 @@ import type { FakeStarttls, FakeProtocol } from '../support/fake-starttls.ts'
 import { STARTTLS_FAKE_PROTOCOLS, USUAL_PORTS, startFakeStarttls, startStarttlsFakes } from '../support/fake-starttls.ts'
 import type { LoopbackDns } from '../support/loopback-dns.ts'
 import { DEFAULT_ZONES, startLoopbackDns } from '../support/loopback-dns.ts'
+import type { FakeTlsProfiles } from '../support/fake-tls-profiles.ts'
+import { startFakeTlsProfiles } from '../support/fake-tls-profiles.ts'
 import type { TestPki, TlsTestServer } from '../support/tls-servers.ts'
 import { MOZILLA_INTERMEDIATE, createTestPki, leafFor, startTlsServer } from '../support/tls-servers.ts'
 
@@ -28,7 +30,9 @@ let dns: LoopbackDns
 let t: TestApp
 let leafFingerprint: string
 
+let profiles: FakeTlsProfiles
 beforeAll(async () => {
+  profiles = await startFakeTlsProfiles()
   pki = createTestPki()
   const leaf = leafFor(pki, `mail.${ZONE}`, { dns: [`mail.${ZONE}`, ...STARTTLS_FAKE_PROTOCOLS.map((p) => `${p}.${ZONE}`)] })
   leafFingerprint = new X509Certificate(leaf.pem).fingerprint256.replaceAll(':', '').toLowerCase()
@@ -49,7 +53,7 @@ direct IN A 127.0.0.1
 ${records}
 `
   dns = await startLoopbackDns({ zones: [...DEFAULT_ZONES, zone] })
-  t = await startTestApp({ ...dns.env, ...pki.env, INFRALENS_ALLOW_PRIVATE_TARGETS: 'true', INFRALENS_RATE_LIMITS: 'anonymous=100000', INFRALENS_CACHE_MAX_ENTRIES: '0', INFRALENS_REQUEST_TIMEOUT_MS: '8000' })
+  t = await startTestApp({ ...dns.env, ...pki.env, ...profiles.env, INFRALENS_ALLOW_PRIVATE_TARGETS: 'true', INFRALENS_RATE_LIMITS: 'anonymous=100000', INFRALENS_CACHE_MAX_ENTRIES: '0', INFRALENS_REQUEST_TIMEOUT_MS: '8000' })
 }, 60_000)
 
 afterAll(async () => {
@@ -59,6 +63,7 @@ afterAll(async () => {
   await submission?.close()
   await backend?.close()
   pki?.close()
+  await profiles?.close()
 })
 
 async function data(path: string) {
@@ -140,6 +145,12 @@ describe('every endpoint over STARTTLS', () => {
       expect(ids).not.toContain('hsts_not_checked')
       expect(ids).not.toContain('hsts_missing')
       expect(d.grade).toBe('A')
+      // Profile compliance: hsts_min_age is not judged without HTTP, and says why.
+      expect(d.compliance.status).toBe('checked')
+      for (const p of d.compliance.profiles as Array<{ deviations: Array<{ field: string }>; not_checked: Array<{ field: string; reason: string }> }>) {
+        expect(p.deviations.map((x) => x.field)).not.toContain('hsts_min_age')
+        expect(p.not_checked).toContainEqual({ field: 'hsts_min_age', reason: d.hsts.error })
+      }
     }
   })
 })

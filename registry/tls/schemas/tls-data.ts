@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { STARTTLS_PROTOCOLS } from './starttls-param.ts'
+import { ComplianceData } from './compliance-data.ts'
 
 // Shapes of the TLS endpoints' data (OpenAPI and tests).
 
@@ -24,7 +25,7 @@ export const CipherSuiteData = z.object({
   concerns: z.array(z.string()),
 })
 
-const Target = {
+export const Target = {
   host: z.string(),
   port: z.number().int(),
   server_name: z.string().nullable().meta({ description: 'SNI sent (null for IP targets)' }),
@@ -287,6 +288,7 @@ export const TlsAnalyzeData = z.object({
   groups: GroupsData,
   signature_algorithms: SignatureAlgorithmsData,
   checks: ChecksData,
+  compliance: ComplianceData,
   findings: z.array(FindingData),
   probes: z.number().int().meta({ description: 'Connections the scans and checks opened (the handshake, chain probe and HSTS request aside)' }),
   duration_ms: z.number().int(),
