@@ -8,7 +8,8 @@ import { UpstreamError } from '../../runtime/errors.ts'
 import { cacheTtlOf, resolveRecords } from '../dns/surface.ts'
 import type { ProbeOptions, ServerRow } from './probe-server.ts'
 import { probeServer } from './probe-server.ts'
-import type { ParentView } from './parent.ts'
+import { asnOf, diversityFindings } from './diversity.ts'
+import type { ParentServer, ParentView } from './parent.ts'
 import { parentView } from './parent.ts'
 
 // /api/domain/delegation: the zone's NS set from the resolver, each name server's
@@ -48,7 +49,12 @@ export async function checkDelegation(ctx: ResolverContext, domain: string, dns:
   const resolved = await Promise.all(names.map(async (name) => ({ name, ...(await addresses(dns, name, ctx.signal)) })))
   const targets = resolved.flatMap((r) => r.addresses.map((address) => ({ name: r.name, address }))).slice(0, MAX_SERVERS)
   const [servers, parent] = await Promise.all([
-    Promise.all(targets.map((t) => probeServer(domain, t.name, t.address, { ...probe, signal: ctx.signal }))),
+    Promise.all(
+      targets.map(async (t) => {
+        const [row, asn] = await Promise.all([probeServer(domain, t.name, t.address, { ...probe, signal: ctx.signal }), asnOf(ctx, t.address)])
+        return { ...row, asn }
+      }),
+    ),
     parentView(dns, probe.client, domain, { timeoutMs: probe.timeoutMs, allowLoopback: probe.allowLoopback, signal: ctx.signal }),
   ])
   const answering = servers.filter((s) => s.status === 'ok')
@@ -71,6 +77,10 @@ export async function checkDelegation(ctx: ResolverContext, domain: string, dns:
   if (refused.length) findings.push(finding('delegation.address_refused', `Not asked: ${refused.map((s) => `${s.name} (${s.address}): ${s.error}`).join('; ')}.`, null, refused))
   const noTcp = answering.filter((s) => s.tcp === false)
   if (noTcp.length) findings.push(finding('delegation.tcp_unsupported', `No answer over TCP from ${list(noTcp)}.`, 'Open TCP port 53 to the servers.', noTcp))
+  const noEdns = answering.filter((s) => s.edns === false)
+  if (noEdns.length) {
+    findings.push(finding('delegation.edns_unsupported', `${list(noEdns)} answer plain queries but not one with an OPT record (EDNS0): FORMERR, no OPT in the reply, or no reply.`, 'Upgrade the name server software, or let EDNS0 through the firewall in front of it (UDP answers over 512 bytes, DNS cookies).', noEdns))
+  }
   if (serials.length > 1) {
     const top = serials.at(-1)!
     const behind = answering.filter((s) => s.serial !== null && s.serial !== top)
@@ -83,6 +93,7 @@ export async function checkDelegation(ctx: ResolverContext, domain: string, dns:
   const axfr = servers.filter((s) => s.axfr_allowed === true)
   if (axfr.length) findings.push(finding('delegation.axfr_allowed', `${list(axfr)} hand the whole zone to anyone (AXFR).`, 'Allow zone transfers only to the secondaries (BIND: allow-transfer { key ...; }).', axfr))
 
+  findings.push(...diversityFindings(servers, finding))
   findings.push(...parentFindings(domain, names, resolved, parent))
   findings.sort((a, b) => ORDER[a.severity] - ORDER[b.severity] || a.id.localeCompare(b.id))
   return { ...base, parent, servers, serials, findings }
@@ -102,6 +113,12 @@ function parentFindings(domain: string, names: readonly string[], resolved: Read
         finding('delegation.parent_child_ns_differ', `${parent.zone} delegates ${domain} to ${parent.ns.join(', ')}; the zone says ${names.join(', ')}${onlyParent.length ? ` (only at the parent: ${onlyParent.join(', ')})` : ''}${onlyChild.length ? ` (only in the zone: ${onlyChild.join(', ')})` : ''}.`, `Make the NS set at the registrar and in the zone the same.`),
       ),
     )
+  }
+  const referralOf = (s: ParentServer) => `${s.ns!.join(' ')} | ${s.glue.map((g) => `${g.name}=${[...g.addresses].sort().join(',')}`).join(' ')}`
+  const referrals = parent.servers.filter((s) => s.ns !== null)
+  if (new Set(referrals.map(referralOf)).size > 1) {
+    const shown = referrals.map((s) => `${s.name} (${s.address}): ${s.ns!.join(', ')}${s.glue.some((g) => g.addresses.length) ? `; glue ${s.glue.flatMap((g) => g.addresses.map((a) => `${g.name} ${a}`)).join(', ')}` : ''}`)
+    out.push(named(referrals.map((s) => `${s.name}/${s.address}`))(finding('delegation.parent_servers_differ', `The servers of ${parent.zone} give different referrals for ${domain}: ${shown.join('; ')}.`, `Check that every server of ${parent.zone} has the latest zone.`)))
   }
   const inside = (name: string) => name === domain || name.endsWith(`.${domain}`)
   const missing = parent.glue.filter((g) => inside(g.name) && g.addresses.length === 0).map((g) => g.name)

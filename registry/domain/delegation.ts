@@ -9,9 +9,9 @@ export default defineEndpoint({
   method: 'GET',
   path: '/api/domain/delegation/:domain',
   queryAlias: ['domain'],
-  summary: 'Delegation health: every name server of the zone asked directly at each address (lame, SOA serials, NS set, TCP, open recursion, AXFR)',
+  summary: 'Delegation health: the parent\'s referral from each parent server and every name server of the zone asked directly at each address (lame, SOA serials, NS set, EDNS0, TCP, open recursion, AXFR, AS and /24 diversity)',
   description:
-    'Reads the zone\'s NS set from the resolver, resolves each name server (A and AAAA) and asks every address itself, without recursion: the SOA (authoritative? which serial?), the NS set, the SOA again over TCP, the same question with recursion desired (is recursion offered?) and an AXFR over TCP (is the zone handed out?). One row per address, and findings with stable ids, each naming the Zonemaster test case that checks the same thing. Not yet: the parent\'s NS set and glue, EDNS0, AS and prefix diversity, DS against DNSKEY and RDAP. Cached up to 5 minutes.',
+    'Reads the zone\'s NS set from the resolver, resolves each name server (A and AAAA) and asks every address itself, without recursion: the SOA (authoritative? which serial?), the SOA with an EDNS0 OPT record, the NS set, the SOA again over TCP, the same question with recursion desired (is recursion offered?) and an AXFR over TCP (is the zone handed out?), with each address\'s AS from the bundled offline data. The parent zone\'s servers (IPv4 and IPv6) are each asked for the referral (NS set and glue). One row per address, and findings with stable ids, each naming the Zonemaster test case that checks the same thing. Not yet: DS against DNSKEY and RDAP. Cached up to 5 minutes.',
   params: z.object({ domain: DomainName }),
   data: DelegationData,
   upstreams: ['dns'],

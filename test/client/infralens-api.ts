@@ -866,8 +866,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Delegation health: every name server of the zone asked directly at each address (lame, SOA serials, NS set, TCP, open recursion, AXFR)
-         * @description Reads the zone's NS set from the resolver, resolves each name server (A and AAAA) and asks every address itself, without recursion: the SOA (authoritative? which serial?), the NS set, the SOA again over TCP, the same question with recursion desired (is recursion offered?) and an AXFR over TCP (is the zone handed out?). One row per address, and findings with stable ids, each naming the Zonemaster test case that checks the same thing. Not yet: the parent's NS set and glue, EDNS0, AS and prefix diversity, DS against DNSKEY and RDAP. Cached up to 5 minutes.
+         * Delegation health: the parent's referral from each parent server and every name server of the zone asked directly at each address (lame, SOA serials, NS set, EDNS0, TCP, open recursion, AXFR, AS and /24 diversity)
+         * @description Reads the zone's NS set from the resolver, resolves each name server (A and AAAA) and asks every address itself, without recursion: the SOA (authoritative? which serial?), the SOA with an EDNS0 OPT record, the NS set, the SOA again over TCP, the same question with recursion desired (is recursion offered?) and an AXFR over TCP (is the zone handed out?), with each address's AS from the bundled offline data. The parent zone's servers (IPv4 and IPv6) are each asked for the referral (NS set and glue). One row per address, and findings with stable ids, each naming the Zonemaster test case that checks the same thing. Not yet: DS against DNSKEY and RDAP. Cached up to 5 minutes.
          *
          *     Also answers `GET /api/domain/delegation?domain={domain}`: the same operation, with `domain` as query parameter.
          */
@@ -9374,7 +9374,7 @@ export interface operations {
                                  */
                                 status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
                             };
-                            /** @description The delegation as the parent publishes it, asked of the parent's servers directly (IPv4); null for a top-level name */
+                            /** @description The delegation as the parent publishes it, asked of the parent's servers directly (IPv4 and IPv6); null for a top-level name */
                             parent: {
                                 /** @description Why no referral was read (each parent server tried, and how it failed) */
                                 error: string | null;
@@ -9387,6 +9387,18 @@ export interface operations {
                                 ns: string[] | null;
                                 /** @description The parent server whose referral is shown, name/address */
                                 server: string | null;
+                                /** @description Every parent server address asked (IPv4 and IPv6, up to 8), each with its own referral */
+                                servers: {
+                                    address: string;
+                                    error: string | null;
+                                    glue: {
+                                        addresses: string[];
+                                        name: string;
+                                    }[];
+                                    name: string;
+                                    /** @description The NS set of its referral; null when it gave none */
+                                    ns: string[] | null;
+                                }[];
                                 /** @description The closest enclosing zone with an NS set */
                                 zone: string;
                             } | null;
@@ -9395,10 +9407,14 @@ export interface operations {
                             /** @description One row per name server address (IPv4 and IPv6), each asked directly */
                             servers: {
                                 address: string;
+                                /** @description The AS of the address in the bundled offline data (as /api/ip gives it); null when the data has none */
+                                asn: number | null;
                                 /** @description AA flag on that answer */
                                 authoritative: boolean | null;
                                 /** @description It answered an AXFR request over TCP with the zone */
                                 axfr_allowed: boolean | null;
+                                /** @description It answers the SOA question with an OPT record (EDNS0) and the same rcode when the query carries one; false: FORMERR, no OPT or no answer */
+                                edns: boolean | null;
                                 error: string | null;
                                 latency_ms: number | null;
                                 /** @description The name server (from the NS set) */
@@ -9457,7 +9473,7 @@ export interface operations {
                                  */
                                 status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
                             };
-                            /** @description The delegation as the parent publishes it, asked of the parent's servers directly (IPv4); null for a top-level name */
+                            /** @description The delegation as the parent publishes it, asked of the parent's servers directly (IPv4 and IPv6); null for a top-level name */
                             parent: {
                                 /** @description Why no referral was read (each parent server tried, and how it failed) */
                                 error: string | null;
@@ -9470,6 +9486,18 @@ export interface operations {
                                 ns: string[] | null;
                                 /** @description The parent server whose referral is shown, name/address */
                                 server: string | null;
+                                /** @description Every parent server address asked (IPv4 and IPv6, up to 8), each with its own referral */
+                                servers: {
+                                    address: string;
+                                    error: string | null;
+                                    glue: {
+                                        addresses: string[];
+                                        name: string;
+                                    }[];
+                                    name: string;
+                                    /** @description The NS set of its referral; null when it gave none */
+                                    ns: string[] | null;
+                                }[];
                                 /** @description The closest enclosing zone with an NS set */
                                 zone: string;
                             } | null;
@@ -9478,10 +9506,14 @@ export interface operations {
                             /** @description One row per name server address (IPv4 and IPv6), each asked directly */
                             servers: {
                                 address: string;
+                                /** @description The AS of the address in the bundled offline data (as /api/ip gives it); null when the data has none */
+                                asn: number | null;
                                 /** @description AA flag on that answer */
                                 authoritative: boolean | null;
                                 /** @description It answered an AXFR request over TCP with the zone */
                                 axfr_allowed: boolean | null;
+                                /** @description It answers the SOA question with an OPT record (EDNS0) and the same rcode when the query carries one; false: FORMERR, no OPT or no answer */
+                                edns: boolean | null;
                                 error: string | null;
                                 latency_ms: number | null;
                                 /** @description The name server (from the NS set) */
