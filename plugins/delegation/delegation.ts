@@ -9,6 +9,8 @@ import { cacheTtlOf, resolveRecords } from '../dns/surface.ts'
 import type { ProbeOptions, ServerRow } from './probe-server.ts'
 import { probeServer } from './probe-server.ts'
 import { asnOf, diversityFindings } from './diversity.ts'
+import type { DnssecView } from './ds-check.ts'
+import { dnssecView, dsSetsDiffer } from './ds-check.ts'
 import type { ParentServer, ParentView } from './parent.ts'
 import { parentView } from './parent.ts'
 
@@ -44,11 +46,11 @@ export async function checkDelegation(ctx: ResolverContext, domain: string, dns:
   const names = [...new Set(nsAnswer.raw.map((r) => clean((r.data as { target: string }).target)))].sort()
   const base = { domain, ns: { status: nsAnswer.status, names } }
   if (names.length === 0) {
-    return { ...base, parent: null, servers: [], serials: [], findings: [finding('delegation.no_nameservers', `${domain} has no NS records (${nsAnswer.rcode}, ${nsAnswer.status}): it is not a delegated zone.`, null)] }
+    return { ...base, parent: null, servers: [], serials: [], dnssec: null, findings: [finding('delegation.no_nameservers', `${domain} has no NS records (${nsAnswer.rcode}, ${nsAnswer.status}): it is not a delegated zone.`, null)] }
   }
   const resolved = await Promise.all(names.map(async (name) => ({ name, ...(await addresses(dns, name, ctx.signal)) })))
   const targets = resolved.flatMap((r) => r.addresses.map((address) => ({ name: r.name, address }))).slice(0, MAX_SERVERS)
-  const [servers, parent] = await Promise.all([
+  const [servers, parent, dnssec] = await Promise.all([
     Promise.all(
       targets.map(async (t) => {
         const [row, asn] = await Promise.all([probeServer(domain, t.name, t.address, { ...probe, signal: ctx.signal }), asnOf(ctx, t.address)])
@@ -56,6 +58,7 @@ export async function checkDelegation(ctx: ResolverContext, domain: string, dns:
       }),
     ),
     parentView(dns, probe.client, domain, { timeoutMs: probe.timeoutMs, allowLoopback: probe.allowLoopback, signal: ctx.signal }),
+    dnssecView(ctx, dns, domain),
   ])
   const answering = servers.filter((s) => s.status === 'ok')
   const serials = [...new Set(answering.flatMap((s) => (s.serial === null ? [] : [s.serial])))].sort((a, b) => a - b)
@@ -95,8 +98,25 @@ export async function checkDelegation(ctx: ResolverContext, domain: string, dns:
 
   findings.push(...diversityFindings(servers, finding))
   findings.push(...parentFindings(domain, names, resolved, parent))
+  findings.push(...dnssecFindings(domain, dnssec))
   findings.sort((a, b) => ORDER[a.severity] - ORDER[b.severity] || a.id.localeCompare(b.id))
-  return { ...base, parent, servers, serials, findings }
+  return { ...base, parent, servers, serials, dnssec, findings }
+}
+
+/** The parent's DS against the zone's keys and the registry's secureDNS. */
+function dnssecFindings(domain: string, view: DnssecView): OperatorFinding[] {
+  const out: OperatorFinding[] = []
+  if (view.ds.length > 0 && view.ds.every((d) => d.matches_key === false)) {
+    const tags = view.dnskey_tags.length ? `its DNSKEY key tags are ${view.dnskey_tags.join(', ')}` : 'it publishes no DNSKEY'
+    out.push(finding('delegation.ds_no_matching_dnskey', `The parent's DS for ${domain} (key tags ${view.ds.map((d) => d.key_tag).join(', ')}) names no key of the zone: ${tags}. Validating resolvers answer SERVFAIL for the whole zone.`, 'Publish the DS of the zone\'s current KSK at the registrar (or put the old key back until the DS is replaced); to go unsigned, remove the DS first.'))
+  }
+  const differ = dsSetsDiffer(view)
+  if (differ) {
+    const part = (label: string, list: string[]) => (list.length ? ` ${label}: ${list.join('; ')}.` : '')
+    out.push(finding('delegation.rdap_ds_differ', `The registry's secureDNS (RDAP) and the DS in DNS for ${domain} differ.${part('Only in DNS', differ.onlyDns)}${part('Only at the registry', differ.onlyRdap)}`, 'Ask the registrar which DS set it submitted; the registry publishes what it holds within its update interval.'))
+  }
+  if (view.rdap?.status === 'unavailable') out.push(finding('delegation.rdap_unavailable', `The registry's secureDNS for ${domain} could not be read: ${view.rdap.error}. The DS in DNS was not compared with it.`, null))
+  return out
 }
 
 /** The parent's NS set and glue against the zone's own NS set and the name servers' addresses. */

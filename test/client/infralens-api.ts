@@ -866,8 +866,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Delegation health: the parent's referral from each parent server and every name server of the zone asked directly at each address (lame, SOA serials, NS set, EDNS0, TCP, open recursion, AXFR, AS and /24 diversity)
-         * @description Reads the zone's NS set from the resolver, resolves each name server (A and AAAA) and asks every address itself, without recursion: the SOA (authoritative? which serial?), the SOA with an EDNS0 OPT record, the NS set, the SOA again over TCP, the same question with recursion desired (is recursion offered?) and an AXFR over TCP (is the zone handed out?), with each address's AS from the bundled offline data. The parent zone's servers (IPv4 and IPv6) are each asked for the referral (NS set and glue). One row per address, and findings with stable ids, each naming the Zonemaster test case that checks the same thing. Not yet: DS against DNSKEY and RDAP. Cached up to 5 minutes.
+         * Delegation health: the parent's referral from each parent server and every name server of the zone asked directly at each address (lame, SOA serials, NS set, EDNS0, TCP, open recursion, AXFR, AS and /24 diversity, DS against DNSKEY and RDAP)
+         * @description Reads the zone's NS set from the resolver, resolves each name server (A and AAAA) and asks every address itself, without recursion: the SOA (authoritative? which serial?), the SOA with an EDNS0 OPT record, the NS set, the SOA again over TCP, the same question with recursion desired (is recursion offered?) and an AXFR over TCP (is the zone handed out?), with each address's AS from the bundled offline data. The parent zone's servers (IPv4 and IPv6) are each asked for the referral (NS set and glue). The parent's DS RRset is matched against the zone's DNSKEY RRset and, when there is DS, against the registry's RDAP secureDNS (through /api/domain/whois). One row per address, and findings with stable ids, each naming the Zonemaster test case that checks the same thing. Cached up to 5 minutes.
          *
          *     Also answers `GET /api/domain/delegation?domain={domain}`: the same operation, with `domain` as query parameter.
          */
@@ -9349,6 +9349,38 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description The parent's DS against the zone's DNSKEY and the registry's RDAP secureDNS; null without NS records */
+                            dnssec: {
+                                /** @description Key tags of the zone's DNSKEY RRset, through the resolver */
+                                dnskey_tags: number[];
+                                /** @description The DS RRset at the parent, through the resolver */
+                                ds: {
+                                    algorithm: number | null;
+                                    /** @description Lowercase hex */
+                                    digest: string | null;
+                                    digest_type: number | null;
+                                    key_tag: number | null;
+                                    /** @description It names a DNSKEY the zone publishes (key tag, algorithm and digest); null when the DNSKEY RRset could not be read */
+                                    matches_key: boolean | null;
+                                }[];
+                                /** @description The DS or DNSKEY question the resolver failed */
+                                error: string | null;
+                                /** @description The registry's secureDNS (RDAP, as /api/domain/whois reads it); asked only when the parent publishes DS */
+                                rdap: {
+                                    delegation_signed: boolean | null;
+                                    /** @description secureDNS.dsData of the registry's RDAP domain object */
+                                    ds: {
+                                        algorithm: number | null;
+                                        /** @description Lowercase hex */
+                                        digest: string | null;
+                                        digest_type: number | null;
+                                        key_tag: number | null;
+                                    }[];
+                                    error: string | null;
+                                    /** @enum {string} */
+                                    status: "ok" | "unavailable";
+                                } | null;
+                            } | null;
                             domain: string;
                             findings: {
                                 fix: string | null;
@@ -9448,6 +9480,38 @@ export interface operations {
                     "application/xml": string;
                     "application/yaml": {
                         data: {
+                            /** @description The parent's DS against the zone's DNSKEY and the registry's RDAP secureDNS; null without NS records */
+                            dnssec: {
+                                /** @description Key tags of the zone's DNSKEY RRset, through the resolver */
+                                dnskey_tags: number[];
+                                /** @description The DS RRset at the parent, through the resolver */
+                                ds: {
+                                    algorithm: number | null;
+                                    /** @description Lowercase hex */
+                                    digest: string | null;
+                                    digest_type: number | null;
+                                    key_tag: number | null;
+                                    /** @description It names a DNSKEY the zone publishes (key tag, algorithm and digest); null when the DNSKEY RRset could not be read */
+                                    matches_key: boolean | null;
+                                }[];
+                                /** @description The DS or DNSKEY question the resolver failed */
+                                error: string | null;
+                                /** @description The registry's secureDNS (RDAP, as /api/domain/whois reads it); asked only when the parent publishes DS */
+                                rdap: {
+                                    delegation_signed: boolean | null;
+                                    /** @description secureDNS.dsData of the registry's RDAP domain object */
+                                    ds: {
+                                        algorithm: number | null;
+                                        /** @description Lowercase hex */
+                                        digest: string | null;
+                                        digest_type: number | null;
+                                        key_tag: number | null;
+                                    }[];
+                                    error: string | null;
+                                    /** @enum {string} */
+                                    status: "ok" | "unavailable";
+                                } | null;
+                            } | null;
                             domain: string;
                             findings: {
                                 fix: string | null;

@@ -24,6 +24,23 @@ export const DelegationServer = z.object({
   error: z.string().nullable(),
 })
 
+const DsRow = z.object({ key_tag: z.number().int().nullable(), algorithm: z.number().int().nullable(), digest_type: z.number().int().nullable(), digest: z.string().nullable().meta({ description: 'Lowercase hex' }) })
+
+export const DelegationDnssec = z.object({
+  ds: z.array(DsRow.extend({ matches_key: z.boolean().nullable().meta({ description: 'It names a DNSKEY the zone publishes (key tag, algorithm and digest); null when the DNSKEY RRset could not be read' }) })).meta({ description: 'The DS RRset at the parent, through the resolver' }),
+  dnskey_tags: z.array(z.number().int()).meta({ description: 'Key tags of the zone\'s DNSKEY RRset, through the resolver' }),
+  rdap: z
+    .object({
+      status: z.enum(['ok', 'unavailable']),
+      delegation_signed: z.boolean().nullable(),
+      ds: z.array(DsRow).meta({ description: 'secureDNS.dsData of the registry\'s RDAP domain object' }),
+      error: z.string().nullable(),
+    })
+    .nullable()
+    .meta({ description: 'The registry\'s secureDNS (RDAP, as /api/domain/whois reads it); asked only when the parent publishes DS' }),
+  error: z.string().nullable().meta({ description: 'The DS or DNSKEY question the resolver failed' }),
+})
+
 export const DelegationData = z.object({
   domain: z.string(),
   ns: z.object({
@@ -53,5 +70,6 @@ export const DelegationData = z.object({
     .meta({ description: 'The delegation as the parent publishes it, asked of the parent\'s servers directly (IPv4 and IPv6); null for a top-level name' }),
   servers: z.array(DelegationServer).meta({ description: 'One row per name server address (IPv4 and IPv6), each asked directly' }),
   serials: z.array(z.number().int()).meta({ description: 'The distinct SOA serials the servers gave' }),
+  dnssec: DelegationDnssec.nullable().meta({ description: 'The parent\'s DS against the zone\'s DNSKEY and the registry\'s RDAP secureDNS; null without NS records' }),
   findings: z.array(OperatorFindingData),
 })

@@ -21,6 +21,9 @@ export const DELEGATION_FINDINGS = {
   'delegation.axfr_allowed': { severity: 'medium', meaning: 'A name server hands the whole zone to anyone who asks (AXFR).', zonemaster: 'NAMESERVER03' },
   'delegation.ns_single_as': { severity: 'low', meaning: 'Every name server address is in one AS (bundled offline AS data): one network\'s outage or route leak takes the zone\'s DNS down.', zonemaster: 'CONNECTIVITY03' },
   'delegation.ns_single_prefix': { severity: 'medium', meaning: 'Every name server address is in one /24 (IPv4) and one /48 (IPv6): one route withdrawn or hijacked takes every name server with it.', zonemaster: 'CONNECTIVITY04' },
+  'delegation.ds_no_matching_dnskey': { severity: 'critical', meaning: 'The parent publishes DS records and none of them names a DNSKEY of the zone (a stale DS after a key change): validating resolvers fail every name in the zone (SERVFAIL).', zonemaster: 'DNSSEC02' },
+  'delegation.rdap_ds_differ': { severity: 'medium', meaning: 'The DS records in DNS differ from the registry\'s secureDNS in RDAP: the registry has not published what it holds, or holds a stale set.' },
+  'delegation.rdap_unavailable': { severity: 'info', meaning: 'The parent publishes DS records, but the registry\'s RDAP secureDNS could not be read (no RDAP for the TLD, an error, or a WHOIS-only answer): DNS and registry were not compared.' },
   'delegation.address_refused': { severity: 'info', meaning: 'A name server\'s address is one the service never connects to (private, loopback, reserved): it was not asked.' },
 } as const satisfies Record<string, CatalogEntry>
 
