@@ -1336,8 +1336,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The one-call domain report: DNS, DNSSEC, email health, TLS, security headers and registration together, scored per area and overall, with the most severe findings first
-         * @description Asks /api/dns/lookup, /api/dns/dnssec, /api/email/health, /api/tls/analyze, /api/web/security-headers and /api/domain/age + /api/domain/registrar in parallel, through their caches, each area under its own deadline. An area that fails is reported as `failed` with the error code and message, one that does not apply as `skipped` with the reason (a name without an address has no TLS or web server); the rest still answer. Only when no area answers is the request a 502. Areas score 0-100 (email, TLS and web: their own score or grade; DNSSEC: secure 100, insecure 60, bogus 0); the overall score is the weighted mean of the scored areas, graded A+ >= 97, A >= 90, B >= 80, C >= 70, D >= 60, F below. The answer is cached for the shortest freshness of its parts (30 s when one failed).
+         * The one-call domain report: DNS, delegation health, DNSSEC, email health with DANE, TLS, security headers and registration together, scored per area and overall, with the most severe findings first
+         * @description Asks /api/dns/lookup, /api/domain/delegation (the registrable domain), /api/dns/dnssec, /api/email/health + /api/email/dane, /api/tls/analyze, /api/web/security-headers and /api/domain/age + /api/domain/registrar in parallel, through their caches, each area under its own deadline. An area that fails is reported as `failed` with the error code and message, one that does not apply as `skipped` with the reason (a name without an address has no TLS or web server); the rest still answer. Only when no area answers is the request a 502. Areas score 0-100 (email, TLS and web: their own score or grade, email less the points of DANE's findings when the domain publishes TLSA; DNSSEC: secure 100, insecure 60, bogus 0; DNS, delegation and registration: 100 less their findings' points, delegation unscored when no name server may be asked); the overall score is the weighted mean of the scored areas, graded A+ >= 97, A >= 90, B >= 80, C >= 70, D >= 60, F below. The answer is cached for the shortest freshness of its parts (30 s when one failed).
          *
          *     Also answers `GET /api/report?domain={domain}`: the same operation, with `domain` as query parameter.
          */
@@ -15387,7 +15387,46 @@ export interface operations {
                     "application/json": {
                         data: {
                             areas: {
-                                /** @description weight 15 */
+                                /** @description weight 10 */
+                                delegation: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 10 */
                                 dns: {
                                     /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
                                     error: {
@@ -15543,7 +15582,7 @@ export interface operations {
                                     /** @description Weight of the area in the overall score */
                                     weight: number;
                                 };
-                                /** @description weight 25 */
+                                /** @description weight 20 */
                                 tls: {
                                     /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
                                     error: {
@@ -15628,7 +15667,7 @@ export interface operations {
                             /** @description The most severe findings of all areas, most severe first (at most 25; findings_total counts all) */
                             findings: {
                                 /** @enum {string} */
-                                area: "dns" | "dnssec" | "email" | "tls" | "web" | "registration";
+                                area: "dns" | "delegation" | "dnssec" | "email" | "tls" | "web" | "registration";
                                 fix: string | null;
                                 /** @description The part's own stable id (e.g. spf.missing, hsts.missing, certificate_expired) */
                                 id: string;
@@ -15672,7 +15711,46 @@ export interface operations {
                     "application/yaml": {
                         data: {
                             areas: {
-                                /** @description weight 15 */
+                                /** @description weight 10 */
+                                delegation: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 10 */
                                 dns: {
                                     /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
                                     error: {
@@ -15828,7 +15906,7 @@ export interface operations {
                                     /** @description Weight of the area in the overall score */
                                     weight: number;
                                 };
-                                /** @description weight 25 */
+                                /** @description weight 20 */
                                 tls: {
                                     /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
                                     error: {
@@ -15913,7 +15991,7 @@ export interface operations {
                             /** @description The most severe findings of all areas, most severe first (at most 25; findings_total counts all) */
                             findings: {
                                 /** @enum {string} */
-                                area: "dns" | "dnssec" | "email" | "tls" | "web" | "registration";
+                                area: "dns" | "delegation" | "dnssec" | "email" | "tls" | "web" | "registration";
                                 fix: string | null;
                                 /** @description The part's own stable id (e.g. spf.missing, hsts.missing, certificate_expired) */
                                 id: string;
