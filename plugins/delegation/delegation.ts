@@ -134,9 +134,13 @@ function parentFindings(domain: string, names: readonly string[], resolved: Read
       ),
     )
   }
-  const referralOf = (s: ParentServer) => `${s.ns!.join(' ')} | ${s.glue.map((g) => `${g.name}=${[...g.addresses].sort().join(',')}`).join(' ')}`
   const referrals = parent.servers.filter((s) => s.ns !== null)
-  if (new Set(referrals.map(referralOf)).size > 1) {
+  // NS sets must agree; glue only where both referrals carry some for a name (a server may leave
+  // glue out of a full additional section, and that is not a different delegation).
+  const glueOf = (s: ParentServer, name: string) => [...(s.glue.find((g) => g.name === name)?.addresses ?? [])].sort().join(',')
+  const differs = (a: ParentServer, b: ParentServer) =>
+    a.ns!.join(' ') !== b.ns!.join(' ') || a.ns!.some((name) => glueOf(a, name) !== '' && glueOf(b, name) !== '' && glueOf(a, name) !== glueOf(b, name))
+  if (referrals.some((r) => differs(r, referrals[0]!))) {
     const shown = referrals.map((s) => `${s.name} (${s.address}): ${s.ns!.join(', ')}${s.glue.some((g) => g.addresses.length) ? `; glue ${s.glue.flatMap((g) => g.addresses.map((a) => `${g.name} ${a}`)).join(', ')}` : ''}`)
     out.push(named(referrals.map((s) => `${s.name}/${s.address}`))(finding('delegation.parent_servers_differ', `The servers of ${parent.zone} give different referrals for ${domain}: ${shown.join('; ')}.`, `Check that every server of ${parent.zone} has the latest zone.`)))
   }

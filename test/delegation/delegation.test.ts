@@ -64,6 +64,8 @@ ZONES['pdiff.test'] = [['a', at(1)], ['b', at(2)]]
 ZONES['noglue.test'] = [['a', at(1)], ['b', at(2)]]
 // split.test: the parent on ::1 delegates it to a only (parent_servers_differ).
 ZONES['split.test'] = [['a', at(1)], ['b', at(2)]]
+// gluesplit.test: the parent on ::1 gives b.gluesplit.test another glue address (parent_servers_differ, not glue_mismatch: the first referral is right).
+ZONES['gluesplit.test'] = [['a', at(1)], ['b', at(2)]]
 // On the test DNS server: oneas.test in one AS over two /24s; noedns.test's b answers FORMERR
 // to a query with an OPT record; notcp.test's b resets TCP.
 ZONES['oneas.test'] = [['a', at(1)], ['b', FAKE]]
@@ -78,7 +80,7 @@ function parentZone(v6 = false): string {
     for (const [label, address] of names) {
       const name = label.endsWith('.') ? label : `${label}.${origin}.`
       lines.push(`${origin}. IN NS ${name}`)
-      if (!label.endsWith('.') && origin !== 'noglue.test') lines.push(`${name} IN ${address.includes(':') ? 'AAAA' : 'A'} ${origin === 'glue.test' && label === 'b' ? at(9) : address}`)
+      if (!label.endsWith('.') && origin !== 'noglue.test') lines.push(`${name} IN ${address.includes(':') ? 'AAAA' : 'A'} ${(origin === 'glue.test' || (v6 && origin === 'gluesplit.test')) && label === 'b' ? at(9) : address}`)
     }
   }
   return `${[...new Set(lines)].join('\n')}\n`
@@ -111,8 +113,8 @@ beforeAll(async () => {
   const parent = parentZone()
   resolver = await startBind({ ...Object.fromEntries(Object.keys(ZONES).map((o) => [o, full(o)])), 'noaddr.test': NOADDR, test: parent }, '127.0.0.1', { zoneOptions: `${NO_AXFR} check-integrity no;` })
   servers.push(
-    await startBind({ 'good.test': full('good.test'), 'skew.test': full('skew.test'), 'lame.test': full('lame.test'), 'silent.test': full('silent.test'), 'noaddr.test': NOADDR, 'nsdiff.test': zone('nsdiff.test', 10, [['a', at(1)]]), ...pick('glue.test', 'pdiff.test', 'noglue.test', 'split.test', 'oneas.test', 'six.test') }, at(1), { port: 53, zoneOptions: NO_AXFR }),
-    await startBind({ 'good.test': full('good.test'), 'nsdiff.test': full('nsdiff.test'), 'noaddr.test': NOADDR, ...pick('glue.test', 'pdiff.test', 'noglue.test', 'split.test', 'noedns.test', 'notcp.test', 'six.test') }, at(2), { port: 53, zoneOptions: NO_AXFR }),
+    await startBind({ 'good.test': full('good.test'), 'skew.test': full('skew.test'), 'lame.test': full('lame.test'), 'silent.test': full('silent.test'), 'noaddr.test': NOADDR, 'nsdiff.test': zone('nsdiff.test', 10, [['a', at(1)]]), ...pick('glue.test', 'pdiff.test', 'noglue.test', 'split.test', 'gluesplit.test', 'oneas.test', 'six.test') }, at(1), { port: 53, zoneOptions: NO_AXFR }),
+    await startBind({ 'good.test': full('good.test'), 'nsdiff.test': full('nsdiff.test'), 'noaddr.test': NOADDR, ...pick('glue.test', 'pdiff.test', 'noglue.test', 'split.test', 'gluesplit.test', 'noedns.test', 'notcp.test', 'six.test') }, at(2), { port: 53, zoneOptions: NO_AXFR }),
     await startBind({ test: parent }, at(8), { port: 53, zoneOptions: `${NO_AXFR} check-integrity no;` }),
     await startBind({ test: parentZone(true), 'six.test': full('six.test') }, '::1', { port: 53, zoneOptions: `${NO_AXFR} check-integrity no;` }),
     await startBind({ 'skew.test': full('skew.test', 9) }, at(3), { port: 53, zoneOptions: NO_AXFR }),
@@ -190,6 +192,7 @@ describe('/api/domain/delegation: BIND servers made faulty on purpose', () => {
     ['pdiff.test', ['delegation.parent_child_ns_differ']],
     ['noglue.test', ['delegation.glue_missing']],
     ['split.test', ['delegation.parent_servers_differ']],
+    ['gluesplit.test', ['delegation.parent_servers_differ']],
     ['oneas.test', ['delegation.ns_single_as']],
     ['noedns.test', ['delegation.edns_unsupported']],
     ['notcp.test', ['delegation.tcp_unsupported']],
@@ -234,7 +237,7 @@ describe('/api/domain/delegation: BIND servers made faulty on purpose', () => {
   }
 
   it('the parent\'s referral from every parent server, over IPv4 and IPv6, as dig gets it from each', async () => {
-    for (const domain of ['good.test', 'glue.test', 'pdiff.test', 'noglue.test', 'split.test', 'six.test']) {
+    for (const domain of ['good.test', 'glue.test', 'pdiff.test', 'noglue.test', 'split.test', 'gluesplit.test', 'six.test']) {
       const d = (await t.json(`/api/domain/delegation/${domain}`)).body.data
       expect(d.parent).toMatchObject({ zone: 'test', server: `p.test/${at(8)}`, ns: digReferral(at(8), domain).ns, error: null })
       expect(d.parent.servers.map((s: Rec) => [s.name, s.address, s.error])).toEqual([
