@@ -1,6 +1,6 @@
 import type { CatalogEntry } from '../../dns/schemas/operator-findings.ts'
 
-// Every finding /api/domain/delegation can emit (docs/domain.md lists them; test/delegation
+// Every finding /api/domain/delegation can emit (docs/dns.md lists them; test/delegation
 // checks the two agree), with the Zonemaster test case that checks the same thing.
 
 export const DELEGATION_FINDINGS = {
