@@ -22,7 +22,7 @@ import { signTree } from '../support/signed-tree.ts'
 // and registry answers are test data written for this file.
 
 const NS = '127.0.53.20'
-const CHILDREN = ['signed.test', 'stale.test', 'regdiff.test', 'nordap.test', 'unsigned.test']
+const CHILDREN = ['signed.test', 'stale.test', 'regdiff.test', 'nordap.test', 'unsigned.test', 'regoff.test', 'regkeys.test']
 const zoneText = (origin: string) =>
   [`$ORIGIN ${origin}.`, '$TTL 300', '@ IN SOA ns.root-servers.test. hostmaster.root-servers.test. 1 3600 900 604800 60', '@ IN NS ns.root-servers.test.', 'www IN A 192.0.2.1', ''].join('\n')
 
@@ -38,13 +38,13 @@ function dsData(line: string) {
   const f = line.trim().split(/\s+/)
   return { keyTag: Number(f[3]), algorithm: Number(f[4]), digestType: Number(f[5]), digest: f.slice(6).join('') }
 }
-function rdapDomain(name: string, ds: Array<ReturnType<typeof dsData>>) {
+function rdapDomain(name: string, ds: Array<ReturnType<typeof dsData>>, secureDNS: Record<string, unknown> = { delegationSigned: ds.length > 0, dsData: ds }) {
   return {
     objectClassName: 'domain',
     ldhName: name.toUpperCase(),
     status: ['active'],
     events: [{ eventAction: 'registration', eventDate: '2020-01-01T00:00:00Z' }],
-    secureDNS: { delegationSigned: ds.length > 0, dsData: ds },
+    secureDNS,
     nameservers: [{ objectClassName: 'nameserver', ldhName: 'NS.ROOT-SERVERS.TEST' }],
     rdapConformance: ['rdap_level_0'],
   }
@@ -66,6 +66,9 @@ beforeAll(async () => {
   const other = dsData(tree.ds['regdiff.test']!)
   rdap.serve('/rdap.test-registry.test/domain/regdiff.test', rdapDomain('regdiff.test', [{ ...other, digest: `${other.digest.slice(0, -4)}0000` }]))
   rdap.serve('/rdap.test-registry.test/domain/unsigned.test', rdapDomain('unsigned.test', []))
+  // regoff.test: the registry says the delegation is not signed; regkeys.test: it lists keys (keyData), no DS, so nothing to compare DS by DS.
+  rdap.serve('/rdap.test-registry.test/domain/regoff.test', rdapDomain('regoff.test', [], { delegationSigned: false }))
+  rdap.serve('/rdap.test-registry.test/domain/regkeys.test', rdapDomain('regkeys.test', [], { delegationSigned: true, keyData: [{ flags: 257, protocol: 3, algorithm: 13, publicKey: 'AAAA' }] }))
   // nordap.test: not served, a 404.
   t = await startTestApp({ ...rdap.env, INFRALENS_DNS_RESOLVERS: `${NS}:53`, INFRALENS_DNS_TIMEOUT_MS: '1000', INFRALENS_RATE_LIMITS: 'anonymous=100000' })
 }, 120_000)
@@ -97,6 +100,8 @@ describe('/api/domain/delegation: the parent\'s DS, the zone\'s DNSKEY and the r
     ['regdiff.test', ['delegation.rdap_ds_differ'], 'secure'],
     ['nordap.test', ['delegation.rdap_unavailable'], 'secure'],
     ['unsigned.test', [], 'insecure'],
+    ['regoff.test', ['delegation.rdap_ds_differ'], 'secure'],
+    ['regkeys.test', [], 'secure'],
   ]
   for (const [domain, expected, delvVerdict] of cases) {
     it(`${domain}: ${expected.join(', ') || 'no DS finding'}; delv: ${delvVerdict}`, async () => {
