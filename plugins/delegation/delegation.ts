@@ -8,7 +8,10 @@ import { UpstreamError } from '../../runtime/errors.ts'
 import { cacheTtlOf, resolveRecords } from '../dns/surface.ts'
 import type { ProbeOptions, ServerRow } from './probe-server.ts'
 import { probeServer } from './probe-server.ts'
-import type { ParentView } from './parent.ts'
+import { asnOf, diversityFindings } from './diversity.ts'
+import type { DnssecView } from './ds-check.ts'
+import { dnssecView, dsSetsDiffer } from './ds-check.ts'
+import type { ParentServer, ParentView } from './parent.ts'
 import { parentView } from './parent.ts'
 
 // /api/domain/delegation: the zone's NS set from the resolver, each name server's
@@ -43,13 +46,19 @@ export async function checkDelegation(ctx: ResolverContext, domain: string, dns:
   const names = [...new Set(nsAnswer.raw.map((r) => clean((r.data as { target: string }).target)))].sort()
   const base = { domain, ns: { status: nsAnswer.status, names } }
   if (names.length === 0) {
-    return { ...base, parent: null, servers: [], serials: [], findings: [finding('delegation.no_nameservers', `${domain} has no NS records (${nsAnswer.rcode}, ${nsAnswer.status}): it is not a delegated zone.`, null)] }
+    return { ...base, parent: null, servers: [], serials: [], dnssec: null, findings: [finding('delegation.no_nameservers', `${domain} has no NS records (${nsAnswer.rcode}, ${nsAnswer.status}): it is not a delegated zone.`, null)] }
   }
   const resolved = await Promise.all(names.map(async (name) => ({ name, ...(await addresses(dns, name, ctx.signal)) })))
   const targets = resolved.flatMap((r) => r.addresses.map((address) => ({ name: r.name, address }))).slice(0, MAX_SERVERS)
-  const [servers, parent] = await Promise.all([
-    Promise.all(targets.map((t) => probeServer(domain, t.name, t.address, { ...probe, signal: ctx.signal }))),
+  const [servers, parent, dnssec] = await Promise.all([
+    Promise.all(
+      targets.map(async (t) => {
+        const [row, asn] = await Promise.all([probeServer(domain, t.name, t.address, { ...probe, signal: ctx.signal }), asnOf(ctx, t.address)])
+        return { ...row, asn }
+      }),
+    ),
     parentView(dns, probe.client, domain, { timeoutMs: probe.timeoutMs, allowLoopback: probe.allowLoopback, signal: ctx.signal }),
+    dnssecView(ctx, dns, domain),
   ])
   const answering = servers.filter((s) => s.status === 'ok')
   const serials = [...new Set(answering.flatMap((s) => (s.serial === null ? [] : [s.serial])))].sort((a, b) => a - b)
@@ -71,6 +80,10 @@ export async function checkDelegation(ctx: ResolverContext, domain: string, dns:
   if (refused.length) findings.push(finding('delegation.address_refused', `Not asked: ${refused.map((s) => `${s.name} (${s.address}): ${s.error}`).join('; ')}.`, null, refused))
   const noTcp = answering.filter((s) => s.tcp === false)
   if (noTcp.length) findings.push(finding('delegation.tcp_unsupported', `No answer over TCP from ${list(noTcp)}.`, 'Open TCP port 53 to the servers.', noTcp))
+  const noEdns = answering.filter((s) => s.edns === false)
+  if (noEdns.length) {
+    findings.push(finding('delegation.edns_unsupported', `${list(noEdns)} answer plain queries but not one with an OPT record (EDNS0): FORMERR, no OPT in the reply, or no reply.`, 'Upgrade the name server software, or let EDNS0 through the firewall in front of it (UDP answers over 512 bytes, DNS cookies).', noEdns))
+  }
   if (serials.length > 1) {
     const top = serials.at(-1)!
     const behind = answering.filter((s) => s.serial !== null && s.serial !== top)
@@ -83,9 +96,27 @@ export async function checkDelegation(ctx: ResolverContext, domain: string, dns:
   const axfr = servers.filter((s) => s.axfr_allowed === true)
   if (axfr.length) findings.push(finding('delegation.axfr_allowed', `${list(axfr)} hand the whole zone to anyone (AXFR).`, 'Allow zone transfers only to the secondaries (BIND: allow-transfer { key ...; }).', axfr))
 
+  findings.push(...diversityFindings(servers, finding))
   findings.push(...parentFindings(domain, names, resolved, parent))
+  findings.push(...dnssecFindings(domain, dnssec))
   findings.sort((a, b) => ORDER[a.severity] - ORDER[b.severity] || a.id.localeCompare(b.id))
-  return { ...base, parent, servers, serials, findings }
+  return { ...base, parent, servers, serials, dnssec, findings }
+}
+
+/** The parent's DS against the zone's keys and the registry's secureDNS. */
+function dnssecFindings(domain: string, view: DnssecView): OperatorFinding[] {
+  const out: OperatorFinding[] = []
+  if (view.ds.length > 0 && view.ds.every((d) => d.matches_key === false)) {
+    const tags = view.dnskey_tags.length ? `its DNSKEY key tags are ${view.dnskey_tags.join(', ')}` : 'it publishes no DNSKEY'
+    out.push(finding('delegation.ds_no_matching_dnskey', `The parent's DS for ${domain} (key tags ${view.ds.map((d) => d.key_tag).join(', ')}) names no key of the zone: ${tags}. Validating resolvers answer SERVFAIL for the whole zone.`, 'Publish the DS of the zone\'s current KSK at the registrar (or put the old key back until the DS is replaced); to go unsigned, remove the DS first.'))
+  }
+  const differ = dsSetsDiffer(view)
+  if (differ) {
+    const part = (label: string, list: string[]) => (list.length ? ` ${label}: ${list.join('; ')}.` : '')
+    out.push(finding('delegation.rdap_ds_differ', `The registry's secureDNS (RDAP) and the DS in DNS for ${domain} differ.${part('Only in DNS', differ.onlyDns)}${part('Only at the registry', differ.onlyRdap)}`, 'Ask the registrar which DS set it submitted; the registry publishes what it holds within its update interval.'))
+  }
+  if (view.rdap?.status === 'unavailable') out.push(finding('delegation.rdap_unavailable', `The registry's secureDNS for ${domain} could not be read: ${view.rdap.error}. The DS in DNS was not compared with it.`, null))
+  return out
 }
 
 /** The parent's NS set and glue against the zone's own NS set and the name servers' addresses. */
@@ -102,6 +133,16 @@ function parentFindings(domain: string, names: readonly string[], resolved: Read
         finding('delegation.parent_child_ns_differ', `${parent.zone} delegates ${domain} to ${parent.ns.join(', ')}; the zone says ${names.join(', ')}${onlyParent.length ? ` (only at the parent: ${onlyParent.join(', ')})` : ''}${onlyChild.length ? ` (only in the zone: ${onlyChild.join(', ')})` : ''}.`, `Make the NS set at the registrar and in the zone the same.`),
       ),
     )
+  }
+  const referrals = parent.servers.filter((s) => s.ns !== null)
+  // NS sets must agree; glue only where both referrals carry some for a name (a server may leave
+  // glue out of a full additional section, and that is not a different delegation).
+  const glueOf = (s: ParentServer, name: string) => [...(s.glue.find((g) => g.name === name)?.addresses ?? [])].sort().join(',')
+  const differs = (a: ParentServer, b: ParentServer) =>
+    a.ns!.join(' ') !== b.ns!.join(' ') || a.ns!.some((name) => glueOf(a, name) !== '' && glueOf(b, name) !== '' && glueOf(a, name) !== glueOf(b, name))
+  if (referrals.some((r) => differs(r, referrals[0]!))) {
+    const shown = referrals.map((s) => `${s.name} (${s.address}): ${s.ns!.join(', ')}${s.glue.some((g) => g.addresses.length) ? `; glue ${s.glue.flatMap((g) => g.addresses.map((a) => `${g.name} ${a}`)).join(', ')}` : ''}`)
+    out.push(named(referrals.map((s) => `${s.name}/${s.address}`))(finding('delegation.parent_servers_differ', `The servers of ${parent.zone} give different referrals for ${domain}: ${shown.join('; ')}.`, `Check that every server of ${parent.zone} has the latest zone.`)))
   }
   const inside = (name: string) => name === domain || name.endsWith(`.${domain}`)
   const missing = parent.glue.filter((g) => inside(g.name) && g.addresses.length === 0).map((g) => g.name)

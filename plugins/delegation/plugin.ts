@@ -11,7 +11,9 @@ import { checkDelegation } from './delegation.ts'
 
 export default definePlugin({
   name: 'delegation',
-  dependencies: ['dns'],
+  // domain: its surface decides "all name servers in one AS or /24" (diversity.ts);
+  // dnssec: its surface matches DS to DNSKEY (ds-check.ts).
+  dependencies: ['dns', 'domain', 'dnssec'],
   setup(api) {
     const client = createDnsClient({ servers: api.config.dnsResolvers, timeoutMs: api.config.dnsTimeoutMs, retries: 0 })
     const probe = { client, timeoutMs: api.config.dnsTimeoutMs, allowLoopback: api.config.allowPrivateTargets }

@@ -54,6 +54,30 @@ function negativeTtl(answer: DnsAnswer): number | null {
   return Math.min(soa.ttl, (soa.data as { minimum: number }).minimum)
 }
 
+/**
+ * The client hands a REFUSED (NOTIMP, FORMERR) reply back as an answer, without
+ * asking the next resolver: a resolver that will not serve one name (an ACL, a rate
+ * limit, a forwarder for some zones only) then failed every request touching that
+ * name while the others would have answered. The other configured resolvers are
+ * asked in turn, once each; only when every one refuses is it the upstream failing.
+ */
+async function askOthers(dns: DnsClient, first: DnsAnswer, domain: string, type: string, signal: AbortSignal): Promise<{ answer: DnsAnswer; refusals: DnsAnswer[] }> {
+  const refusals = [first]
+  for (const server of dns.servers) {
+    if (server.host === first.server.host && server.port === first.server.port) continue
+    let answer: DnsAnswer
+    try {
+      answer = await dns.query(domain, type as DnsQueryType, { signal, authenticData: true, server: { host: server.host, port: server.port, name: server.name } })
+    } catch (error) {
+      if (signal.aborted) throw dnsUpstreamError(error, domain)
+      continue
+    }
+    if (!isResolverRefusal(answer.rcode)) return { answer, refusals }
+    refusals.push(answer)
+  }
+  return { answer: first, refusals }
+}
+
 export async function resolveRecords(dns: DnsClient, domain: string, type: string, signal: AbortSignal): Promise<RecordsAnswer> {
   let answer: DnsAnswer
   try {
@@ -63,12 +87,20 @@ export async function resolveRecords(dns: DnsClient, domain: string, type: strin
     throw dnsUpstreamError(error, domain)
   }
   if (isResolverRefusal(answer.rcode)) {
-    // Our resolver would not answer: that is the service's upstream failing, not a fact about the domain.
-    throw new UpstreamError('dns', 'refused', `The resolver ${answer.server.name} answered ${answer.rcode} for ${domain} ${type}.`, {
-      name: domain,
-      server: answer.server.name,
-      rcode: answer.rcode,
-    })
+    const tried = await askOthers(dns, answer, domain, type, signal)
+    answer = tried.answer
+    if (isResolverRefusal(answer.rcode)) {
+      // No resolver would answer: that is the service's upstream failing, not a fact about the domain.
+      const message =
+        tried.refusals.length > 1
+          ? `Every resolver refused ${domain} ${type}: ${tried.refusals.map((r) => `${r.server.name} answered ${r.rcode}`).join(', ')}.`
+          : `The resolver ${answer.server.name} answered ${answer.rcode} for ${domain} ${type}.`
+      throw new UpstreamError('dns', 'refused', message, {
+        name: domain,
+        server: answer.server.name,
+        rcode: answer.rcode,
+      })
+    }
   }
   const { chain, canonical } = type === 'CNAME' ? { chain: [], canonical: domain } : followChain(domain, answer.answers)
   const raw = answer.answers.filter((r) => r.type === type)

@@ -3,6 +3,8 @@ import type { z } from 'zod'
 import dnssecEndpoint from '../../registry/dns/dnssec.ts'
 import lookupEndpoint from '../../registry/dns/lookup.ts'
 import ageEndpoint from '../../registry/domain/age.ts'
+import delegationEndpoint from '../../registry/domain/delegation.ts'
+import emailDaneEndpoint from '../../registry/email/dane.ts'
 import registrarEndpoint from '../../registry/domain/registrar.ts'
 import healthEndpoint from '../../registry/email/health.ts'
 import analyzeEndpoint from '../../registry/tls/analyze.ts'
@@ -12,6 +14,7 @@ import { UpstreamError } from '../../runtime/errors.ts'
 import type { AreaAnswer, AreaSkip } from './areas/answer.ts'
 import type { DnsLookup } from './areas/dns.ts'
 import { addressless, dnsAnswer } from './areas/dns.ts'
+import { delegationAnswer } from './areas/delegation.ts'
 import { dnssecAnswer } from './areas/dnssec.ts'
 import { emailAnswer } from './areas/email.ts'
 import type { RegistrationFacts } from './areas/registration.ts'
@@ -35,7 +38,7 @@ import { WEIGHTS } from '../../registry/flagship/schemas/report-scale.ts'
 type Report = z.input<typeof ReportData>
 
 /** Each area's own deadline; all of them end before the request's own (BUDGET_SHARE of it). */
-export const AREA_DEADLINE_MS: Readonly<Record<Area, number>> = { dns: 5_000, dnssec: 8_000, email: 15_000, tls: 20_000, web: 10_000, registration: 8_000 }
+export const AREA_DEADLINE_MS: Readonly<Record<Area, number>> = { dns: 5_000, delegation: 10_000, dnssec: 8_000, email: 15_000, tls: 20_000, web: 10_000, registration: 8_000 }
 const BUDGET_SHARE = 0.8
 export const TOP_FINDINGS = 25
 /** A report with a failed or stale part is kept briefly: the part may answer next time. */
@@ -71,7 +74,14 @@ export async function domainReport(domain: string, port: number, ctx: ResolverCo
   const results = await Promise.all([
     dns,
     runArea('dnssec', ctx, deadlineOf('dnssec'), async (ask) => dnssecAnswer(await ask(dnssecEndpoint, { domain }))),
-    after('email', false, async (ask) => emailAnswer(await ask(healthEndpoint, { domain }))),
+    // The zone a registrant runs: www.example.com is served by example.com's name servers.
+    after('delegation', false, async (ask) => delegationAnswer(await ask(delegationEndpoint, { domain: registrable }))),
+    after('email', false, async (ask) => {
+      const [health, dane] = await Promise.allSettled([ask(healthEndpoint, { domain }), ask(emailDaneEndpoint, { domain })])
+      if (health.status === 'rejected') throw health.reason
+      // DANE failing on its own leaves the area standing on health (its source says failed).
+      return emailAnswer(health.value, dane.status === 'fulfilled' ? dane.value : { error: dane.reason instanceof Error ? dane.reason.message : String(dane.reason) })
+    }),
     after('tls', true, async (ask) => tlsAnswer(await ask(analyzeEndpoint, { host }))),
     after('web', true, async (ask) => webAnswer(await ask(securityHeadersEndpoint, { host }))),
     runArea('registration', ctx, deadlineOf('registration'), async (ask) => {
@@ -98,7 +108,8 @@ export async function domainReport(domain: string, port: number, ctx: ResolverCo
 
   const sources = results.flatMap((r) => r.sources).filter((s) => s.status === 'ok')
   ctx.lowerTtl(Math.min(...sources.map((s) => s.ttl ?? 0)))
-  if (results.some((r) => r.status === 'failed') || sources.some((s) => s.stale)) ctx.lowerTtl(PARTIAL_TTL)
+  const failedPart = results.some((r) => r.status === 'failed' || r.sources.some((s) => s.status === 'failed'))
+  if (failedPart || sources.some((s) => s.stale)) ctx.lowerTtl(PARTIAL_TTL)
 
   const all = mergeFindings(results.map((r) => r.findings))
   const score = overallScore(results)

@@ -10,7 +10,12 @@ import { WEIGHTS } from '../../registry/flagship/schemas/report-scale.ts'
 const PENALTY: Readonly<Record<Severity, number>> = { critical: 50, high: 25, medium: 10, low: 5, info: 0 }
 
 export function scoreFromFindings(findings: readonly ReportFinding[]): number {
-  return Math.max(0, 100 - findings.reduce((sum, f) => sum + PENALTY[f.severity], 0))
+  return Math.max(0, 100 - penaltyOf(findings))
+}
+
+/** The points `findings` take off: scoreFromFindings's, and DANE's off the email score. */
+export function penaltyOf(findings: ReadonlyArray<Pick<ReportFinding, 'severity'>>): number {
+  return findings.reduce((sum, f) => sum + PENALTY[f.severity], 0)
 }
 
 /** The grade of a score, as GRADE_SCALE (registry/flagship/schemas/report-scale.ts) publishes it. */

@@ -866,8 +866,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Delegation health: every name server of the zone asked directly at each address (lame, SOA serials, NS set, TCP, open recursion, AXFR)
-         * @description Reads the zone's NS set from the resolver, resolves each name server (A and AAAA) and asks every address itself, without recursion: the SOA (authoritative? which serial?), the NS set, the SOA again over TCP, the same question with recursion desired (is recursion offered?) and an AXFR over TCP (is the zone handed out?). One row per address, and findings with stable ids, each naming the Zonemaster test case that checks the same thing. Not yet: the parent's NS set and glue, EDNS0, AS and prefix diversity, DS against DNSKEY and RDAP. Cached up to 5 minutes.
+         * Delegation health: the parent's referral from each parent server and every name server of the zone asked directly at each address (lame, SOA serials, NS set, EDNS0, TCP, open recursion, AXFR, AS and /24 diversity, DS against DNSKEY and RDAP)
+         * @description Reads the zone's NS set from the resolver, resolves each name server (A and AAAA) and asks every address itself, without recursion: the SOA (authoritative? which serial?), the SOA with an EDNS0 OPT record, the NS set, the SOA again over TCP, the same question with recursion desired (is recursion offered?) and an AXFR over TCP (is the zone handed out?), with each address's AS from the bundled offline data. The parent zone's servers (IPv4 and IPv6) are each asked for the referral (NS set and glue). The parent's DS RRset is matched against the zone's DNSKEY RRset and, when there is DS, against the registry's RDAP secureDNS (through /api/domain/whois). One row per address, and findings with stable ids, each naming the Zonemaster test case that checks the same thing. Cached up to 5 minutes.
          *
          *     Also answers `GET /api/domain/delegation?domain={domain}`: the same operation, with `domain` as query parameter.
          */
@@ -1336,8 +1336,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The one-call domain report: DNS, DNSSEC, email health, TLS, security headers and registration together, scored per area and overall, with the most severe findings first
-         * @description Asks /api/dns/lookup, /api/dns/dnssec, /api/email/health, /api/tls/analyze, /api/web/security-headers and /api/domain/age + /api/domain/registrar in parallel, through their caches, each area under its own deadline. An area that fails is reported as `failed` with the error code and message, one that does not apply as `skipped` with the reason (a name without an address has no TLS or web server); the rest still answer. Only when no area answers is the request a 502. Areas score 0-100 (email, TLS and web: their own score or grade; DNSSEC: secure 100, insecure 60, bogus 0); the overall score is the weighted mean of the scored areas, graded A+ >= 97, A >= 90, B >= 80, C >= 70, D >= 60, F below. The answer is cached for the shortest freshness of its parts (30 s when one failed).
+         * The one-call domain report: DNS, delegation health, DNSSEC, email health with DANE, TLS, security headers and registration together, scored per area and overall, with the most severe findings first
+         * @description Asks /api/dns/lookup, /api/domain/delegation (the registrable domain), /api/dns/dnssec, /api/email/health + /api/email/dane, /api/tls/analyze, /api/web/security-headers and /api/domain/age + /api/domain/registrar in parallel, through their caches, each area under its own deadline. An area that fails is reported as `failed` with the error code and message, one that does not apply as `skipped` with the reason (a name without an address has no TLS or web server); the rest still answer. Only when no area answers is the request a 502. Areas score 0-100 (email, TLS and web: their own score or grade, email less the points of DANE's findings when the domain publishes TLSA; DNSSEC: secure 100, insecure 60, bogus 0; DNS, delegation and registration: 100 less their findings' points, delegation unscored when no name server may be asked); the overall score is the weighted mean of the scored areas, graded A+ >= 97, A >= 90, B >= 80, C >= 70, D >= 60, F below. The answer is cached for the shortest freshness of its parts (30 s when one failed).
          *
          *     Also answers `GET /api/report?domain={domain}`: the same operation, with `domain` as query parameter.
          */
@@ -9371,6 +9371,38 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description The parent's DS against the zone's DNSKEY and the registry's RDAP secureDNS; null without NS records */
+                            dnssec: {
+                                /** @description Key tags of the zone's DNSKEY RRset, through the resolver */
+                                dnskey_tags: number[];
+                                /** @description The DS RRset at the parent, through the resolver */
+                                ds: {
+                                    algorithm: number | null;
+                                    /** @description Lowercase hex */
+                                    digest: string | null;
+                                    digest_type: number | null;
+                                    key_tag: number | null;
+                                    /** @description It names a DNSKEY the zone publishes (key tag, algorithm and digest); null when the DNSKEY RRset could not be read */
+                                    matches_key: boolean | null;
+                                }[];
+                                /** @description The DS or DNSKEY question the resolver failed */
+                                error: string | null;
+                                /** @description The registry's secureDNS (RDAP, as /api/domain/whois reads it); asked only when the parent publishes DS */
+                                rdap: {
+                                    delegation_signed: boolean | null;
+                                    /** @description secureDNS.dsData of the registry's RDAP domain object */
+                                    ds: {
+                                        algorithm: number | null;
+                                        /** @description Lowercase hex */
+                                        digest: string | null;
+                                        digest_type: number | null;
+                                        key_tag: number | null;
+                                    }[];
+                                    error: string | null;
+                                    /** @enum {string} */
+                                    status: "ok" | "unavailable";
+                                } | null;
+                            } | null;
                             domain: string;
                             findings: {
                                 fix: string | null;
@@ -9396,7 +9428,7 @@ export interface operations {
                                  */
                                 status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
                             };
-                            /** @description The delegation as the parent publishes it, asked of the parent's servers directly (IPv4); null for a top-level name */
+                            /** @description The delegation as the parent publishes it, asked of the parent's servers directly (IPv4 and IPv6); null for a top-level name */
                             parent: {
                                 /** @description Why no referral was read (each parent server tried, and how it failed) */
                                 error: string | null;
@@ -9409,6 +9441,18 @@ export interface operations {
                                 ns: string[] | null;
                                 /** @description The parent server whose referral is shown, name/address */
                                 server: string | null;
+                                /** @description Every parent server address asked (IPv4 and IPv6, up to 8), each with its own referral */
+                                servers: {
+                                    address: string;
+                                    error: string | null;
+                                    glue: {
+                                        addresses: string[];
+                                        name: string;
+                                    }[];
+                                    name: string;
+                                    /** @description The NS set of its referral; null when it gave none */
+                                    ns: string[] | null;
+                                }[];
                                 /** @description The closest enclosing zone with an NS set */
                                 zone: string;
                             } | null;
@@ -9417,10 +9461,14 @@ export interface operations {
                             /** @description One row per name server address (IPv4 and IPv6), each asked directly */
                             servers: {
                                 address: string;
+                                /** @description The AS of the address in the bundled offline data (as /api/ip gives it); null when the data has none */
+                                asn: number | null;
                                 /** @description AA flag on that answer */
                                 authoritative: boolean | null;
                                 /** @description It answered an AXFR request over TCP with the zone */
                                 axfr_allowed: boolean | null;
+                                /** @description It answers the SOA question with an OPT record (EDNS0) and the same rcode when the query carries one; false: FORMERR, no OPT or no answer */
+                                edns: boolean | null;
                                 error: string | null;
                                 latency_ms: number | null;
                                 /** @description The name server (from the NS set) */
@@ -9454,6 +9502,38 @@ export interface operations {
                     "application/xml": string;
                     "application/yaml": {
                         data: {
+                            /** @description The parent's DS against the zone's DNSKEY and the registry's RDAP secureDNS; null without NS records */
+                            dnssec: {
+                                /** @description Key tags of the zone's DNSKEY RRset, through the resolver */
+                                dnskey_tags: number[];
+                                /** @description The DS RRset at the parent, through the resolver */
+                                ds: {
+                                    algorithm: number | null;
+                                    /** @description Lowercase hex */
+                                    digest: string | null;
+                                    digest_type: number | null;
+                                    key_tag: number | null;
+                                    /** @description It names a DNSKEY the zone publishes (key tag, algorithm and digest); null when the DNSKEY RRset could not be read */
+                                    matches_key: boolean | null;
+                                }[];
+                                /** @description The DS or DNSKEY question the resolver failed */
+                                error: string | null;
+                                /** @description The registry's secureDNS (RDAP, as /api/domain/whois reads it); asked only when the parent publishes DS */
+                                rdap: {
+                                    delegation_signed: boolean | null;
+                                    /** @description secureDNS.dsData of the registry's RDAP domain object */
+                                    ds: {
+                                        algorithm: number | null;
+                                        /** @description Lowercase hex */
+                                        digest: string | null;
+                                        digest_type: number | null;
+                                        key_tag: number | null;
+                                    }[];
+                                    error: string | null;
+                                    /** @enum {string} */
+                                    status: "ok" | "unavailable";
+                                } | null;
+                            } | null;
                             domain: string;
                             findings: {
                                 fix: string | null;
@@ -9479,7 +9559,7 @@ export interface operations {
                                  */
                                 status: "answer" | "nodata" | "nxdomain" | "servfail" | "error";
                             };
-                            /** @description The delegation as the parent publishes it, asked of the parent's servers directly (IPv4); null for a top-level name */
+                            /** @description The delegation as the parent publishes it, asked of the parent's servers directly (IPv4 and IPv6); null for a top-level name */
                             parent: {
                                 /** @description Why no referral was read (each parent server tried, and how it failed) */
                                 error: string | null;
@@ -9492,6 +9572,18 @@ export interface operations {
                                 ns: string[] | null;
                                 /** @description The parent server whose referral is shown, name/address */
                                 server: string | null;
+                                /** @description Every parent server address asked (IPv4 and IPv6, up to 8), each with its own referral */
+                                servers: {
+                                    address: string;
+                                    error: string | null;
+                                    glue: {
+                                        addresses: string[];
+                                        name: string;
+                                    }[];
+                                    name: string;
+                                    /** @description The NS set of its referral; null when it gave none */
+                                    ns: string[] | null;
+                                }[];
                                 /** @description The closest enclosing zone with an NS set */
                                 zone: string;
                             } | null;
@@ -9500,10 +9592,14 @@ export interface operations {
                             /** @description One row per name server address (IPv4 and IPv6), each asked directly */
                             servers: {
                                 address: string;
+                                /** @description The AS of the address in the bundled offline data (as /api/ip gives it); null when the data has none */
+                                asn: number | null;
                                 /** @description AA flag on that answer */
                                 authoritative: boolean | null;
                                 /** @description It answered an AXFR request over TCP with the zone */
                                 axfr_allowed: boolean | null;
+                                /** @description It answers the SOA question with an OPT record (EDNS0) and the same rcode when the query carries one; false: FORMERR, no OPT or no answer */
+                                edns: boolean | null;
                                 error: string | null;
                                 latency_ms: number | null;
                                 /** @description The name server (from the NS set) */
@@ -15313,7 +15409,46 @@ export interface operations {
                     "application/json": {
                         data: {
                             areas: {
-                                /** @description weight 15 */
+                                /** @description weight 10 */
+                                delegation: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 10 */
                                 dns: {
                                     /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
                                     error: {
@@ -15469,7 +15604,7 @@ export interface operations {
                                     /** @description Weight of the area in the overall score */
                                     weight: number;
                                 };
-                                /** @description weight 25 */
+                                /** @description weight 20 */
                                 tls: {
                                     /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
                                     error: {
@@ -15554,7 +15689,7 @@ export interface operations {
                             /** @description The most severe findings of all areas, most severe first (at most 25; findings_total counts all) */
                             findings: {
                                 /** @enum {string} */
-                                area: "dns" | "dnssec" | "email" | "tls" | "web" | "registration";
+                                area: "dns" | "delegation" | "dnssec" | "email" | "tls" | "web" | "registration";
                                 fix: string | null;
                                 /** @description The part's own stable id (e.g. spf.missing, hsts.missing, certificate_expired) */
                                 id: string;
@@ -15598,7 +15733,46 @@ export interface operations {
                     "application/yaml": {
                         data: {
                             areas: {
-                                /** @description weight 15 */
+                                /** @description weight 10 */
+                                delegation: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 10 */
                                 dns: {
                                     /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
                                     error: {
@@ -15754,7 +15928,7 @@ export interface operations {
                                     /** @description Weight of the area in the overall score */
                                     weight: number;
                                 };
-                                /** @description weight 25 */
+                                /** @description weight 20 */
                                 tls: {
                                     /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
                                     error: {
@@ -15839,7 +16013,7 @@ export interface operations {
                             /** @description The most severe findings of all areas, most severe first (at most 25; findings_total counts all) */
                             findings: {
                                 /** @enum {string} */
-                                area: "dns" | "dnssec" | "email" | "tls" | "web" | "registration";
+                                area: "dns" | "delegation" | "dnssec" | "email" | "tls" | "web" | "registration";
                                 fix: string | null;
                                 /** @description The part's own stable id (e.g. spf.missing, hsts.missing, certificate_expired) */
                                 id: string;

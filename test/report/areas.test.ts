@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import type { DnsLookup } from '../../plugins/report/areas/dns.ts'
 import { addressless, dnsAnswer } from '../../plugins/report/areas/dns.ts'
+import type { Delegation } from '../../plugins/report/areas/delegation.ts'
+import { delegationAnswer } from '../../plugins/report/areas/delegation.ts'
 import { dnssecAnswer } from '../../plugins/report/areas/dnssec.ts'
+import type { EmailDane } from '../../plugins/report/areas/email.ts'
+import { emailAnswer } from '../../plugins/report/areas/email.ts'
 import { registrationAnswer, registrationFacts } from '../../plugins/report/areas/registration.ts'
 import { TLS_GRADE_SCORE } from '../../plugins/report/areas/tls.ts'
 import { DNSSEC_SEVERITY, EMAIL_SEVERITY } from '../../plugins/report/findings.ts'
@@ -106,5 +110,51 @@ describe('one severity scale', () => {
     const order = ['A+', 'A', 'A-', 'B', 'C', 'D', 'E', 'F'] as const
     for (let i = 1; i < order.length; i++) expect(TLS_GRADE_SCORE[order[i]!]).toBeLessThan(TLS_GRADE_SCORE[order[i - 1]!])
     expect([TLS_GRADE_SCORE.T, TLS_GRADE_SCORE.M]).toEqual([0, 0])
+  })
+})
+
+describe('delegation area', () => {
+  const server = (address: string, status: 'ok' | 'lame' | 'unreachable' | 'refused_target') => ({
+    name: 'ns.x.test', address, status, rcode: null, authoritative: null, serial: null, ns: null, tcp: null, edns: null, recursion_available: null, axfr_allowed: null, asn: null, latency_ms: null, error: null,
+  })
+  const finding = (id: string, severity: 'critical' | 'high' | 'medium' | 'low' | 'info') => ({ id, severity, message: id, fix: null, zonemaster: null, servers: [] })
+  const data = (servers: Array<ReturnType<typeof server>>, findings: Array<ReturnType<typeof finding>>, names = ['ns.x.test']): Delegation => ({
+    domain: 'x.test', ns: { status: names.length ? 'answer' : 'nodata', names }, parent: null, servers, serials: [1], dnssec: null, findings,
+  })
+
+  it('scores 100 minus its findings\' penalties, findings kept as the endpoint gave them', () => {
+    const answer = delegationAnswer(data([server('192.0.2.1', 'ok'), server('198.51.100.1', 'lame')], [finding('delegation.lame', 'high'), finding('delegation.ds_no_matching_dnskey', 'critical')]))
+    expect(answer).toMatchObject({ score: 100 - 25 - 50, grade: null, summary: '1 of 2 name server addresses answer authoritatively' })
+    expect('findings' in answer && answer.findings.map((f) => [f.area, f.id, f.severity])).toEqual([
+      ['delegation', 'delegation.lame', 'high'],
+      ['delegation', 'delegation.ds_no_matching_dnskey', 'critical'],
+    ])
+  })
+
+  it('no server could be asked: not scored; no NS records: skipped', () => {
+    expect(delegationAnswer(data([server('192.0.2.1', 'refused_target')], [finding('delegation.address_refused', 'info')]))).toMatchObject({ score: null, summary: expect.stringMatching(/^not checked/) })
+    expect(delegationAnswer(data([], [finding('delegation.no_nameservers', 'critical')], []))).toEqual({ skipped: 'x.test has no NS records (nodata): it is not a delegated zone.' })
+  })
+})
+
+describe('email area with DANE', () => {
+  const health = { score: 95, grade: 'A', parts: Object.fromEntries(['spf', 'dmarc', 'dkim', 'mx', 'tls'].map((p) => [p, { applicable: true, score: 95, summary: '' }])), findings: [] } as unknown as Parameters<typeof emailAnswer>[0]
+  const dane = (status: EmailDane['status'], findings: Array<{ id: string; severity: 'critical' | 'high' | 'medium' | 'low' | 'info' }>): EmailDane =>
+    ({ domain: 'x.test', status, score: null, mx: { status: 'answer', implicit: false, null_mx: false, hosts: [], dnssec: null }, hosts: [], findings: findings.map((f) => ({ ...f, message: f.id, fix: null, zonemaster: null, servers: [] })) }) as EmailDane
+
+  it('DANE not used: health\'s score and grade, no finding for it, said in the summary', () => {
+    const answer = emailAnswer(health, dane('not_used', [{ id: 'dane.not_used', severity: 'info' }]))
+    expect(answer).toMatchObject({ score: 95, grade: 'A', findings: [] })
+    expect(answer.summary).toMatch(/, DANE not used$/)
+  })
+
+  it('DANE failing: its findings join the area and cost their points; the grade follows the score', () => {
+    const answer = emailAnswer(health, dane('failing', [{ id: 'dane.mismatch', severity: 'critical' }]))
+    expect(answer).toMatchObject({ score: 45, grade: 'F', findings: [{ area: 'email', id: 'dane.mismatch', severity: 'critical' }] })
+    expect(emailAnswer(health, dane('valid', []))).toMatchObject({ score: 95, grade: 'A' })
+  })
+
+  it('DANE not checked: health stands, the summary says why', () => {
+    expect(emailAnswer(health, { error: 'timeout' })).toMatchObject({ score: 95, grade: 'A', summary: expect.stringMatching(/DANE not checked \(timeout\)$/) })
   })
 })

@@ -114,7 +114,7 @@ export async function startReportWorld(env: Record<string, string> = {}): Promis
   const fineMail = (origin: string) => `@ IN NS ns1
 @ IN NS ns2
 ns1 IN A 192.0.2.53
-ns2 IN A 192.0.2.54
+ns2 IN A 198.51.100.54
 @ IN CAA 0 issue "letsencrypt.org"
 @ IN MX 10 mx1
 mx1 IN A ${smtpGood}

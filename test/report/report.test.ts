@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => w?.close())
 
 type Finding = { area: string; id: string; severity: string; message: string; fix: string | null }
-type AreaName = 'dns' | 'dnssec' | 'email' | 'tls' | 'web' | 'registration'
+type AreaName = 'dns' | 'delegation' | 'dnssec' | 'email' | 'tls' | 'web' | 'registration'
 type Area = { status: string; score: number | null; grade: string | null; summary: string | null; reason: string | null; error: { code: string; message: string; upstream: string | null } | null; findings: number; sources: Array<Record<string, unknown>> }
 
 async function report(domain: string) {
@@ -40,7 +40,10 @@ describe('a well-configured domain', () => {
     expect(data.score).toBeGreaterThanOrEqual(95)
     expect(['A+', 'A']).toContain(data.grade)
     const a = data.areas
-    expect(Object.fromEntries(Object.entries(a).map(([name, area]) => [name, area.status]))).toEqual({ dns: 'ok', dnssec: 'ok', email: 'ok', tls: 'ok', web: 'ok', registration: 'ok' })
+    expect(Object.fromEntries(Object.entries(a).map(([name, area]) => [name, area.status]))).toEqual({ dns: 'ok', delegation: 'ok', dnssec: 'ok', email: 'ok', tls: 'ok', web: 'ok', registration: 'ok' })
+    // Its name servers are at documentation addresses, which the service never asks: not scored, said so.
+    expect(a.delegation).toMatchObject({ score: null, weight: 10, summary: 'not checked: no address of the 2 name server(s) of report-good.test may be asked' })
+    expect(a.email.summary).toMatch(/, DANE not used$/)
     expect(a.dns.score).toBeGreaterThanOrEqual(90)
     expect(a.email).toMatchObject({ grade: expect.stringMatching(/^A/) })
     expect(a.email.score).toBeGreaterThanOrEqual(90)
@@ -63,8 +66,12 @@ describe('a well-configured domain', () => {
     const sources = Object.fromEntries(Object.entries(data.areas).map(([name, area]) => [name, area.sources.map((s) => [s.endpoint, s.url, s.status])]))
     expect(sources).toEqual({
       dns: [['dns.lookup', '/api/dns/lookup/report-good.test', 'ok']],
+      delegation: [['domain.delegation', '/api/domain/delegation/report-good.test', 'ok']],
       dnssec: [['dns.dnssec', '/api/dns/dnssec/report-good.test', 'ok']],
-      email: [['email.health', '/api/email/health/report-good.test', 'ok']],
+      email: [
+        ['email.health', '/api/email/health/report-good.test', 'ok'],
+        ['email.dane', '/api/email/dane/report-good.test', 'ok'],
+      ],
       tls: [['tls.analyze', `/api/tls/analyze/report-good.test%3A${w.port}`, 'ok']],
       web: [['web.security-headers', `/api/web/security-headers/report-good.test%3A${w.port}`, 'ok']],
       registration: [
@@ -177,7 +184,7 @@ describe('parts that fail or do not apply', () => {
     expect(res.status).toBe(502)
     expect(res.body.error).toMatchObject({ code: 'upstream_error', message: expect.stringMatching(/^No part of the report for report-dark\.test could be answered/) })
     const areas = res.body.error.details.areas as Record<string, { code: string; message: string }>
-    expect(Object.keys(areas).sort()).toEqual(['dns', 'dnssec', 'email', 'registration', 'tls', 'web'])
+    expect(Object.keys(areas).sort()).toEqual(['delegation', 'dns', 'dnssec', 'email', 'registration', 'tls', 'web'])
     expect(areas.registration).toMatchObject({ code: 'upstream_error', message: expect.stringContaining('HTTP 500') })
     expect(areas.dns!.code).toBe('upstream_error')
   })

@@ -43,7 +43,8 @@ export interface BindOptions {
 
 /**
  * `host`: 127.0.0.1, or another loopback address an interface has (named listens
- * only on those; test/support/loopback-addresses.ts adds them in the test's namespace).
+ * only on those; test/support/loopback-addresses.ts adds them in the test's namespace),
+ * or ::1 (IPv6 only then).
  */
 export async function startBind(zones: Record<string, string>, host = '127.0.0.1', options: BindOptions = {}): Promise<BindServer> {
   const dir = await mkdtemp(join(tmpdir(), 'infralens-bind-'))
@@ -60,8 +61,9 @@ export async function startBind(zones: Record<string, string>, host = '127.0.0.1
   directory "${dir}";
   pid-file "${dir}/named.pid";
   session-keyfile "${dir}/session.key";
-  listen-on port ${port} { ${host}; };
-  listen-on-v6 { none; };
+  ${host.includes(':') ? `listen-on { none; };
+  listen-on-v6 port ${port} { ${host}; };` : `listen-on port ${port} { ${host}; };
+  listen-on-v6 { none; };`}
   ${options.recursion ?? 'recursion no;'}
   dnssec-validation no;
   notify no;

@@ -42,6 +42,8 @@ export type DnsFault = DnsFaultScope &
     | { kind: 'tcp-reset' }
     /** The real answer, but sent from another UDP port of the same host. */
     | { kind: 'wrong-source'; thenAnswer?: boolean }
+    /** A server from before EDNS (RFC 6891): a query with an OPT record gets FORMERR without one; plain queries are answered. */
+    | { kind: 'no-edns' }
   )
 
 export type DnsFaultKind = DnsFault['kind']
@@ -313,6 +315,9 @@ export async function startDnsServer(options: DnsServerOptions): Promise<TestDns
         return { outputs: [{ kind: 'reset' }], delayMs: 0 }
       case 'wrong-source':
         return { outputs: fault.thenAnswer ? [send(normal, true), send(normal)] : [send(normal, true)], delayMs: 0 }
+      case 'no-edns':
+        // The question echoed, no OPT: what BIND 8 and other pre-EDNS servers send.
+        return { outputs: [send(edns ? encodeReply({ id: header.id, flags: flagsBase, rcode: RCODE.FORMERR, question, answers: [], authorities: [], additionals: [], opt: null }) : normal)], delayMs: 0 }
     }
   }
 

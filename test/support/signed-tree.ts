@@ -19,11 +19,20 @@ export interface ChildZone {
   signed: boolean
   /** Owner names (fully qualified, with the dot) whose RRSIG over this type is altered after signing: a bogus RRset on purpose. */
   corrupt?: Array<{ owner: string; type: string }>
+  /** The root publishes the DS of another key, one the zone does not have: a stale DS on purpose. */
+  staleDs?: boolean
+}
+
+export interface SignOptions {
+  /** The address of ns.root-servers.test, which serves every zone of the tree. Default 127.0.0.1. */
+  nsAddress?: string
 }
 
 export interface SignedTree {
   /** Zone texts by origin ("." for the root), for startBind. */
   zones: Record<string, string>
+  /** The DS record the root publishes for each signed child, by origin (dnssec-dsfromkey's line). */
+  ds: Record<string, string>
   /** INFRALENS_TRUST_ANCHORS file. */
   anchorDs: string
   /** delv -a file. */
@@ -65,10 +74,17 @@ function corrupt(zone: string, targets: ReadonlyArray<{ owner: string; type: str
     .join('\n')
 }
 
-export function signTree(children: readonly ChildZone[]): SignedTree {
+/** The DS of a key made for the zone and never published in it. */
+function strayDs(dir: string, origin: string): string {
+  const key = run('dnssec-keygen', ['-q', '-K', dir, '-a', 'ECDSAP256SHA256', '-f', 'KSK', '-n', 'ZONE', `${origin}.`], dir)
+  return run('dnssec-dsfromkey', ['-2', join(dir, `${key}.key`)], dir)
+}
+
+export function signTree(children: readonly ChildZone[], options: SignOptions = {}): SignedTree {
   const dir = mkdtempSync(join(tmpdir(), 'infralens-signed-'))
   try {
     const zones: Record<string, string> = {}
+    const published: Record<string, string> = {}
     const delegations: string[] = []
     for (const child of children) {
       delegations.push(`${child.origin}. IN NS ns.root-servers.test.`)
@@ -78,9 +94,10 @@ export function signTree(children: readonly ChildZone[]): SignedTree {
       }
       const { signed, ds } = signZone(dir, child.origin, child.text)
       zones[child.origin] = child.corrupt ? corrupt(signed, child.corrupt) : signed
-      delegations.push(ds)
+      published[child.origin] = child.staleDs ? strayDs(dir, child.origin) : ds
+      delegations.push(published[child.origin]!)
     }
-    const root = `$ORIGIN .\n$TTL 300\n@ IN SOA ns.root-servers.test. hostmaster.root-servers.test. 1 3600 900 604800 60\n@ IN NS ns.root-servers.test.\nns.root-servers.test. IN A 127.0.0.1\n${delegations.join('\n')}\n`
+    const root = `$ORIGIN .\n$TTL 300\n@ IN SOA ns.root-servers.test. hostmaster.root-servers.test. 1 3600 900 604800 60\n@ IN NS ns.root-servers.test.\nns.root-servers.test. IN A ${options.nsAddress ?? '127.0.0.1'}\n${delegations.join('\n')}\n`
     const { signed, ds } = signZone(dir, '.', root)
     zones['.'] = signed
     const [, , , keyTag, alg, digestType, ...digest] = ds.split(/\s+/)
@@ -88,7 +105,7 @@ export function signTree(children: readonly ChildZone[]): SignedTree {
     writeFileSync(anchorDs, `; trust anchor of the tree signed for this test run\n${ds}\n`)
     const anchorConf = join(dir, 'root-anchor.conf')
     writeFileSync(anchorConf, `trust-anchors {\n  . static-ds ${keyTag} ${alg} ${digestType} "${digest.join('')}";\n};\n`)
-    return { zones, anchorDs, anchorConf, close: () => rmSync(dir, { recursive: true, force: true }) }
+    return { zones, ds: published, anchorDs, anchorConf, close: () => rmSync(dir, { recursive: true, force: true }) }
   } catch (error) {
     rmSync(dir, { recursive: true, force: true })
     throw error

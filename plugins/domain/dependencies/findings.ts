@@ -1,9 +1,7 @@
 import type { z } from 'zod'
 import { addressSortKey } from '../../../runtime/address-sort-key.ts'
-import { prefixMask } from '../../../runtime/ip/bits.ts'
-import { formatAddress } from '../../../runtime/ip/format.ts'
-import { parseIp } from '../../../runtime/ip/parse.ts'
 import type { DependencyFinding } from '../../../registry/domain/schemas/dependencies-data.ts'
+import { concentration } from './concentration.ts'
 import type { Row } from './rows.ts'
 
 // The findings of /api/domain/dependencies (docs/rdap.md, "A domain's
@@ -12,15 +10,6 @@ import type { Row } from './rows.ts'
 
 type Finding = z.input<typeof DependencyFinding>
 const ORDER: Record<Finding['severity'], number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 }
-
-/** The /24 (IPv4) or /48 (IPv6) around an address: the smallest blocks that propagate in BGP. */
-export function blockOf(address: string): string | null {
-  const parsed = parseIp(address)
-  if (!parsed.ok) return null
-  const { version, value } = parsed.value
-  const length = version === 4 ? 24 : 48
-  return `${formatAddress(version, value & prefixMask(version, length))}/${length}`
-}
 
 const uniqueBy = <T>(rows: readonly T[], key: (row: T) => string): T[] => [...new Map(rows.map((r) => [key(r), r])).values()]
 /** Evidence in address order (IPv4 first), whatever order the hosts were answered in. */
@@ -35,24 +24,13 @@ export function dependencyFindings(rows: readonly Row[]): Finding[] {
   // Name servers: judged over their distinct addresses, and only when there are two or more
   // (one name server is a finding of /api/domain/intelligence, not a concentration).
   const ns = uniqueBy(rows.filter((r) => r.role === 'ns'), (r) => r.address)
-  if (ns.length >= 2) {
-    const asns = new Set(ns.map((r) => r.asn))
-    if (asns.size === 1 && !asns.has(null)) {
-      const anycast = ns.every((r) => r.anycast === true) ? ' They are anycast, which spreads the servers but not the routing: one AS\'s outage or route leak still takes them all.' : ''
-      add('dependencies.ns_single_as', 'low', `All ${ns.length} name server addresses are in AS${ns[0]!.asn}: one network's outage takes the domain's DNS down.${anycast}`, addressesOf(ns))
-    }
-    const blocks = new Map<4 | 6, Set<string | null>>()
-    for (const r of ns) {
-      const v = r.address.includes(':') ? 6 : 4
-      const set = blocks.get(v) ?? new Set()
-      set.add(blockOf(r.address))
-      blocks.set(v, set)
-    }
-    const single = [...blocks.values()].every((set) => set.size === 1 && !set.has(null))
-    if (single) {
-      const names = [...blocks.values()].flatMap((set) => [...set]).join(' and ')
-      add('dependencies.ns_single_prefix', 'medium', `All ${ns.length} name server addresses are in ${names}: one route withdrawn or hijacked takes every name server with it.`, addressesOf(ns))
-    }
+  const { singleAs, singleBlocks } = concentration(ns)
+  if (singleAs !== null) {
+    const anycast = ns.every((r) => r.anycast === true) ? ' They are anycast, which spreads the servers but not the routing: one AS\'s outage or route leak still takes them all.' : ''
+    add('dependencies.ns_single_as', 'low', `All ${ns.length} name server addresses are in AS${singleAs}: one network's outage takes the domain's DNS down.${anycast}`, addressesOf(ns))
+  }
+  if (singleBlocks !== null) {
+    add('dependencies.ns_single_prefix', 'medium', `All ${ns.length} name server addresses are in ${singleBlocks.join(' and ')}: one route withdrawn or hijacked takes every name server with it.`, addressesOf(ns))
   }
 
   const bogons = uniqueBy(rows.filter((r) => r.bogon === true), (r) => r.address)
