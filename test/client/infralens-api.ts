@@ -1275,11 +1275,33 @@ export interface paths {
         };
         /**
          * Everything about one IP in one call: class and bogon flag, ASN and country (offline data), PTR, covering BGP route and origins, its RPKI state, anycast flag; a failed part is null with an entry in errors
-         * @description Asks every source about one address at once: IANA classification and bogon verdict, ASN and country from bundled offline data, PTR names with forward confirmation, the covering BGP route and its origins (RIPEstat), their RPKI state, and the documented-anycast list. Each networked part has its own deadline; one that fails is null with an entry in `errors`, and the answer is then cached 60 seconds instead of 10 minutes. Bogons are not asked about.
+         * @description Asks every source about one address at once: IANA classification and bogon verdict, ASN and country from bundled offline data, PTR names with forward confirmation, the covering BGP route and its origins (RIPEstat), their RPKI state, and the documented-anycast list. Each networked part has its own deadline; one that fails is null with an entry in `errors`, and the answer is then cached 60 seconds instead of 10 minutes. Bogons are not asked about. With `?origin_check=true` the covering route's origins are also checked against the registration of the allocation and the VRPs (/api/network/route-origin of the route, `origin_check`): that costs RDAP questions, so it is asked for, not done by default.
          *
          *     Also answers `GET /api/network/intelligence?ip={ip}`: the same operation, with `ip` as query parameter.
          */
         get: operations["networkIntelligence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/network/route-origin/{prefix}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A prefix's BGP origin AS(es) against the registration of its allocation (RDAP holder, registered origin ASNs), the holder of each origin AS, and the VRPs: a mismatch is a hijack or leak signal, shown with its evidence
+         * @description Asks /api/bgp/prefix (origins, covering route, more specifics), /api/whois/ip for the allocation covering the prefix (holder, ARIN originAS list), the RDAP registration of each origin AS, and /api/rpki for each (route, origin). Findings: an RPKI-invalid origin, an origin the allocation does not register, an origin held by another organization with nothing vouching for it, a more specific announced by an unknown AS, several origins, no route. A part that fails is an entry in `errors` and its fields are null; such an answer is cached 60 seconds. Costs 6 units.
+         *
+         *     Also answers `GET /api/network/route-origin?prefix={prefix}`: the same operation, with `prefix` as query parameter.
+         */
+        get: operations["networkRouteOrigin"];
         put?: never;
         post?: never;
         delete?: never;
@@ -14815,6 +14837,8 @@ export interface operations {
                 offset?: components["parameters"]["offset"];
                 /** @description Sort direction */
                 order?: components["parameters"]["order"];
+                /** @description also check the route's origin AS(es) against the allocation's RDAP registration and the VRPs (origin_check) */
+                origin_check?: "0" | "1" | "true" | "false" | "yes" | "no";
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
                 /** @description Dotted key to sort the endpoint's lists by */
@@ -14905,6 +14929,29 @@ export interface operations {
                                 upstream: string | null;
                             }[];
                             ip: string;
+                            /** @description with ?origin_check=true: the covering route's origins against its registration and the VRPs (/api/network/route-origin of the route); null when not asked or not routed */
+                            origin_check: {
+                                findings: {
+                                    /** @description the facts the finding stands on, each naming its source (BGP, RDAP, VRP) */
+                                    evidence: string[];
+                                    /**
+                                     * @description stable id of the finding
+                                     * @enum {string}
+                                     */
+                                    id: "route_origin.rpki_invalid" | "route_origin.unregistered_origin" | "route_origin.foreign_holder" | "route_origin.foreign_more_specific" | "route_origin.multi_origin" | "route_origin.unannounced";
+                                    message: string;
+                                    /** @enum {string} */
+                                    severity: "critical" | "high" | "medium" | "low" | "info";
+                                }[];
+                                origins: {
+                                    asn: number;
+                                    /** @enum {string} */
+                                    verdict: "consistent" | "mismatch" | "unknown";
+                                }[];
+                                route: string | null;
+                                /** @enum {string} */
+                                verdict: "consistent" | "mismatch" | "unknown" | "unannounced";
+                            } | null;
                             reverse_dns: {
                                 fcrdns: boolean;
                                 names: {
@@ -15007,6 +15054,29 @@ export interface operations {
                                 upstream: string | null;
                             }[];
                             ip: string;
+                            /** @description with ?origin_check=true: the covering route's origins against its registration and the VRPs (/api/network/route-origin of the route); null when not asked or not routed */
+                            origin_check: {
+                                findings: {
+                                    /** @description the facts the finding stands on, each naming its source (BGP, RDAP, VRP) */
+                                    evidence: string[];
+                                    /**
+                                     * @description stable id of the finding
+                                     * @enum {string}
+                                     */
+                                    id: "route_origin.rpki_invalid" | "route_origin.unregistered_origin" | "route_origin.foreign_holder" | "route_origin.foreign_more_specific" | "route_origin.multi_origin" | "route_origin.unannounced";
+                                    message: string;
+                                    /** @enum {string} */
+                                    severity: "critical" | "high" | "medium" | "low" | "info";
+                                }[];
+                                origins: {
+                                    asn: number;
+                                    /** @enum {string} */
+                                    verdict: "consistent" | "mismatch" | "unknown";
+                                }[];
+                                route: string | null;
+                                /** @enum {string} */
+                                verdict: "consistent" | "mismatch" | "unknown" | "unannounced";
+                            } | null;
                             reverse_dns: {
                                 fcrdns: boolean;
                                 names: {
@@ -15038,6 +15108,267 @@ export interface operations {
                                 prefix: string;
                             }[];
                             version: 4 | 6;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match names the current ETag. No body; Cache-Control, ETag, Vary and the rate-limit headers as the 200 would have them. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    networkRouteOrigin: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path: {
+                /** @description CIDR block, IPv4 or IPv6 (host bits allowed); the "/" may be sent as %2F */
+                prefix: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the RDAP network object covering the prefix (/api/whois/ip of its first address); null when unknown */
+                            allocation: {
+                                cidrs: string[];
+                                handle: string | null;
+                                holder: {
+                                    handle: string | null;
+                                    name: string | null;
+                                } | null;
+                                name: string | null;
+                                /** @description origin ASNs registered for the allocation (ARIN originAS); empty when the registry publishes none */
+                                origin_asns: number[];
+                                registry: string | null;
+                            } | null;
+                            /** @description the prefix itself is announced; null when BGP could not be asked */
+                            announced: boolean | null;
+                            /** @description parts that failed (bgp, registration, rpki, as_holder AS<n>); the rest of the answer stands */
+                            errors: {
+                                /** @description the error code the part would have answered with alone */
+                                code: string;
+                                message: string;
+                                /** @description which part of the answer failed */
+                                part: string;
+                                reason: string | null;
+                                upstream: string | null;
+                            }[];
+                            /** @description most severe first */
+                            findings: {
+                                /** @description the facts the finding stands on, each naming its source (BGP, RDAP, VRP) */
+                                evidence: string[];
+                                /**
+                                 * @description stable id of the finding
+                                 * @enum {string}
+                                 */
+                                id: "route_origin.rpki_invalid" | "route_origin.unregistered_origin" | "route_origin.foreign_holder" | "route_origin.foreign_more_specific" | "route_origin.multi_origin" | "route_origin.unannounced";
+                                message: string;
+                                /** @enum {string} */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                            }[];
+                            /** @description more specific routes inside the prefix (RIPEstat routing-status) */
+                            more_specifics: {
+                                /** @description announced by an origin of the route or a registered origin of the allocation */
+                                known_origin: boolean;
+                                origin: number | null;
+                                prefix: string;
+                            }[];
+                            /** @description one row per BGP origin AS of the route */
+                            origins: {
+                                /** @description the holder of the AS number's registration (RDAP autnum); null when it could not be asked */
+                                as_holder: {
+                                    handle: string | null;
+                                    name: string | null;
+                                } | null;
+                                /** @description the AS name BGP data shows (RIPEstat) */
+                                as_name: string | null;
+                                asn: number;
+                                /** @description the allocation's registered origin ASNs (ARIN originAS, RDAP arin_originas0) name this AS; null when the allocation lists none */
+                                registered_origin: boolean | null;
+                                /** @description RFC 6811 state of (route, AS) against the loaded VRP set; null when not known */
+                                rpki: ("valid" | "invalid" | "not-found") | null;
+                                rpki_reason: ("as" | "length") | null;
+                                /** @description the AS and the address allocation are registered to one organization (same handle, or the same name); null when either holder is unknown */
+                                same_holder: boolean | null;
+                                /**
+                                 * @description consistent: RPKI valid, or a registered origin, or the same holder, and nothing says otherwise; mismatch: RPKI invalid, or an origin the allocation does not register, or another holder with no RPKI or registration vouching for it; unknown: not enough is known
+                                 * @enum {string}
+                                 */
+                                verdict: "consistent" | "mismatch" | "unknown";
+                                /** @description the VRPs covering the route, as "prefix maxLength AS" */
+                                vrps: string[];
+                            }[];
+                            /** @description the prefix asked about, host bits cleared */
+                            prefix: string;
+                            /** @description the route whose origins are checked: the prefix itself when announced, else the covering route; null when neither is known */
+                            route: string | null;
+                            /**
+                             * @description mismatch when any origin row or more specific is one; consistent when every origin is; unannounced when no route carries the prefix
+                             * @enum {string}
+                             */
+                            verdict: "consistent" | "mismatch" | "unknown" | "unannounced";
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            /** @description the RDAP network object covering the prefix (/api/whois/ip of its first address); null when unknown */
+                            allocation: {
+                                cidrs: string[];
+                                handle: string | null;
+                                holder: {
+                                    handle: string | null;
+                                    name: string | null;
+                                } | null;
+                                name: string | null;
+                                /** @description origin ASNs registered for the allocation (ARIN originAS); empty when the registry publishes none */
+                                origin_asns: number[];
+                                registry: string | null;
+                            } | null;
+                            /** @description the prefix itself is announced; null when BGP could not be asked */
+                            announced: boolean | null;
+                            /** @description parts that failed (bgp, registration, rpki, as_holder AS<n>); the rest of the answer stands */
+                            errors: {
+                                /** @description the error code the part would have answered with alone */
+                                code: string;
+                                message: string;
+                                /** @description which part of the answer failed */
+                                part: string;
+                                reason: string | null;
+                                upstream: string | null;
+                            }[];
+                            /** @description most severe first */
+                            findings: {
+                                /** @description the facts the finding stands on, each naming its source (BGP, RDAP, VRP) */
+                                evidence: string[];
+                                /**
+                                 * @description stable id of the finding
+                                 * @enum {string}
+                                 */
+                                id: "route_origin.rpki_invalid" | "route_origin.unregistered_origin" | "route_origin.foreign_holder" | "route_origin.foreign_more_specific" | "route_origin.multi_origin" | "route_origin.unannounced";
+                                message: string;
+                                /** @enum {string} */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                            }[];
+                            /** @description more specific routes inside the prefix (RIPEstat routing-status) */
+                            more_specifics: {
+                                /** @description announced by an origin of the route or a registered origin of the allocation */
+                                known_origin: boolean;
+                                origin: number | null;
+                                prefix: string;
+                            }[];
+                            /** @description one row per BGP origin AS of the route */
+                            origins: {
+                                /** @description the holder of the AS number's registration (RDAP autnum); null when it could not be asked */
+                                as_holder: {
+                                    handle: string | null;
+                                    name: string | null;
+                                } | null;
+                                /** @description the AS name BGP data shows (RIPEstat) */
+                                as_name: string | null;
+                                asn: number;
+                                /** @description the allocation's registered origin ASNs (ARIN originAS, RDAP arin_originas0) name this AS; null when the allocation lists none */
+                                registered_origin: boolean | null;
+                                /** @description RFC 6811 state of (route, AS) against the loaded VRP set; null when not known */
+                                rpki: ("valid" | "invalid" | "not-found") | null;
+                                rpki_reason: ("as" | "length") | null;
+                                /** @description the AS and the address allocation are registered to one organization (same handle, or the same name); null when either holder is unknown */
+                                same_holder: boolean | null;
+                                /**
+                                 * @description consistent: RPKI valid, or a registered origin, or the same holder, and nothing says otherwise; mismatch: RPKI invalid, or an origin the allocation does not register, or another holder with no RPKI or registration vouching for it; unknown: not enough is known
+                                 * @enum {string}
+                                 */
+                                verdict: "consistent" | "mismatch" | "unknown";
+                                /** @description the VRPs covering the route, as "prefix maxLength AS" */
+                                vrps: string[];
+                            }[];
+                            /** @description the prefix asked about, host bits cleared */
+                            prefix: string;
+                            /** @description the route whose origins are checked: the prefix itself when announced, else the covering route; null when neither is known */
+                            route: string | null;
+                            /**
+                             * @description mismatch when any origin row or more specific is one; consistent when every origin is; unannounced when no route carries the prefix
+                             * @enum {string}
+                             */
+                            verdict: "consistent" | "mismatch" | "unknown" | "unannounced";
                         };
                         links?: components["schemas"]["Links"];
                         meta?: components["schemas"]["Meta"];
