@@ -924,6 +924,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/domain/issuance/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Certificate issuance consistency: the CAA record that governs the domain (climbing the tree, RFC 8659) against the CAs of its certificates in CT and of the certificate served now; CT names that no longer resolve
+         * @description Climbs from the domain to its TLD for the first CAA RRset (/api/dns/caa per name), reads the unexpired certificates CT holds for the domain (/api/certificate-transparency) and the leaf served on the https port (/api/tls/certificate), maps each issuer to its CA through a bundled table of CAA identifiers (an issuer not on it is `unknown_issuer`, never a mismatch), and asks A and AAAA for every name of the logged certificates. Findings: a served or logged certificate from a CA the CAA set does not allow; no CAA while CT shows several CAs; issuers not on the table; names that no longer resolve. Each part that fails is an entry in `errors`; such an answer is cached 60 seconds. At most 16 names are asked about. Costs 8 units.
+         *
+         *     Also answers `GET /api/domain/issuance?domain={domain}`: the same operation, with `domain` as query parameter.
+         */
+        get: operations["domainIssuance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/domain/nameservers/{domain}": {
         parameters: {
             query?: never;
@@ -10060,6 +10082,311 @@ export interface operations {
                                 /** @description The WHOIS server that answered (source "whois") */
                                 whois_server: string | null;
                             } | null;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match names the current ETag. No body; Cache-Control, ETag, Vary and the rate-limit headers as the 200 would have them. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    domainIssuance: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description The https port the TLS and web areas check (443 by default) */
+                port?: string;
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path: {
+                /** @description Domain name; IDN, trailing dot, scheme and path are accepted and normalized */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            caa: {
+                                /** @description every name up the tree that needed asking answered; false: the CAA set is not known */
+                                complete: boolean;
+                                /** @description CA domains of the issue properties (an empty value, ";", allows none) */
+                                issue: string[];
+                                /** @description CA domains of the issuewild properties; null when there are none (issue then governs wildcards too) */
+                                issuewild: string[] | null;
+                                /** @description each name asked, from the domain up */
+                                lookups: {
+                                    count: number;
+                                    name: string;
+                                    status: string;
+                                }[];
+                                /** @description the relevant RRset, as `flags tag "value"` */
+                                records: string[];
+                                /** @description the closest name at or above the domain with CAA records (RFC 8659 relevant RRset); null when none has any or the climb failed */
+                                relevant_name: string | null;
+                            };
+                            domain: string;
+                            /** @description parts that failed (caa <name>, served, ct, A/AAAA <name>); the rest of the answer stands */
+                            errors: {
+                                /** @description the error code the part would have answered with alone */
+                                code: string;
+                                message: string;
+                                /** @description which part of the answer failed */
+                                part: string;
+                                reason: string | null;
+                                upstream: string | null;
+                            }[];
+                            /** @description most severe first */
+                            findings: {
+                                /** @description the facts the finding stands on (CAA records, certificates, names) */
+                                evidence: string[];
+                                /**
+                                 * @description stable id of the finding
+                                 * @enum {string}
+                                 */
+                                id: "issuance.served_not_authorized" | "issuance.logged_not_authorized" | "issuance.no_caa_several_cas" | "issuance.issuer_unknown" | "issuance.unresolved_names";
+                                message: string;
+                                /** @enum {string} */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                            }[];
+                            /** @description the unexpired certificates in CT (/api/certificate-transparency), by issuer; null when crt.sh could not be asked */
+                            logged: {
+                                /** @description unexpired certificates CT logs hold for the domain (crt.sh) */
+                                certificates: number;
+                                issuers: {
+                                    /**
+                                     * @description the worst over its certificates
+                                     * @enum {string}
+                                     */
+                                    authorization: "allowed" | "not_allowed" | "no_caa" | "unrestricted" | "unknown_issuer" | "unknown";
+                                    /** @description the CA operator the organization belongs to (bundled table, plugins/domain/issuance/ca-identifiers.ts); null when it is not on it */
+                                    ca: string | null;
+                                    /** @description the CAA issuer domains that CA answers to */
+                                    caa_identifiers: string[];
+                                    certificates: number;
+                                    common_name: string | null;
+                                    /** @description up to 3 serial numbers (or crt.sh ids) of its certificates */
+                                    example_serials: string[];
+                                    /** @description the issuer DN's O */
+                                    organization: string | null;
+                                    wildcard_certificates: number;
+                                }[];
+                            } | null;
+                            /** @description every (non-wildcard) name of the logged certificates, each asked A and AAAA */
+                            names: {
+                                name: string;
+                                /** @description an A or AAAA record exists; null when the question failed */
+                                resolves: boolean | null;
+                                status: string;
+                            }[];
+                            /** @description the leaf served now on the https port (/api/tls/certificate); null when it could not be read */
+                            served: {
+                                /**
+                                 * @description allowed: the CAA set names the issuer's CA; not_allowed: it does not; no_caa: no CAA record anywhere up the tree (any CA may issue); unrestricted: CAA records without an issue tag for this kind of name; unknown_issuer: the issuer is not in the bundled table of CA identifiers, so it cannot be compared; unknown: the CAA set could not be read
+                                 * @enum {string}
+                                 */
+                                authorization: "allowed" | "not_allowed" | "no_caa" | "unrestricted" | "unknown_issuer" | "unknown";
+                                host: string;
+                                issuer: {
+                                    /** @description the CA operator the organization belongs to (bundled table, plugins/domain/issuance/ca-identifiers.ts); null when it is not on it */
+                                    ca: string | null;
+                                    /** @description the CAA issuer domains that CA answers to */
+                                    caa_identifiers: string[];
+                                    common_name: string | null;
+                                    /** @description the issuer DN's O */
+                                    organization: string | null;
+                                };
+                                /** @description the DNS names of the served leaf */
+                                names: string[];
+                                not_after: string;
+                                port: number;
+                                /** @description the domain is covered only by a wildcard name (issuewild governs it) */
+                                wildcard: boolean;
+                            } | null;
+                            skipped: {
+                                part: string;
+                                reason: string;
+                            }[];
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            caa: {
+                                /** @description every name up the tree that needed asking answered; false: the CAA set is not known */
+                                complete: boolean;
+                                /** @description CA domains of the issue properties (an empty value, ";", allows none) */
+                                issue: string[];
+                                /** @description CA domains of the issuewild properties; null when there are none (issue then governs wildcards too) */
+                                issuewild: string[] | null;
+                                /** @description each name asked, from the domain up */
+                                lookups: {
+                                    count: number;
+                                    name: string;
+                                    status: string;
+                                }[];
+                                /** @description the relevant RRset, as `flags tag "value"` */
+                                records: string[];
+                                /** @description the closest name at or above the domain with CAA records (RFC 8659 relevant RRset); null when none has any or the climb failed */
+                                relevant_name: string | null;
+                            };
+                            domain: string;
+                            /** @description parts that failed (caa <name>, served, ct, A/AAAA <name>); the rest of the answer stands */
+                            errors: {
+                                /** @description the error code the part would have answered with alone */
+                                code: string;
+                                message: string;
+                                /** @description which part of the answer failed */
+                                part: string;
+                                reason: string | null;
+                                upstream: string | null;
+                            }[];
+                            /** @description most severe first */
+                            findings: {
+                                /** @description the facts the finding stands on (CAA records, certificates, names) */
+                                evidence: string[];
+                                /**
+                                 * @description stable id of the finding
+                                 * @enum {string}
+                                 */
+                                id: "issuance.served_not_authorized" | "issuance.logged_not_authorized" | "issuance.no_caa_several_cas" | "issuance.issuer_unknown" | "issuance.unresolved_names";
+                                message: string;
+                                /** @enum {string} */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                            }[];
+                            /** @description the unexpired certificates in CT (/api/certificate-transparency), by issuer; null when crt.sh could not be asked */
+                            logged: {
+                                /** @description unexpired certificates CT logs hold for the domain (crt.sh) */
+                                certificates: number;
+                                issuers: {
+                                    /**
+                                     * @description the worst over its certificates
+                                     * @enum {string}
+                                     */
+                                    authorization: "allowed" | "not_allowed" | "no_caa" | "unrestricted" | "unknown_issuer" | "unknown";
+                                    /** @description the CA operator the organization belongs to (bundled table, plugins/domain/issuance/ca-identifiers.ts); null when it is not on it */
+                                    ca: string | null;
+                                    /** @description the CAA issuer domains that CA answers to */
+                                    caa_identifiers: string[];
+                                    certificates: number;
+                                    common_name: string | null;
+                                    /** @description up to 3 serial numbers (or crt.sh ids) of its certificates */
+                                    example_serials: string[];
+                                    /** @description the issuer DN's O */
+                                    organization: string | null;
+                                    wildcard_certificates: number;
+                                }[];
+                            } | null;
+                            /** @description every (non-wildcard) name of the logged certificates, each asked A and AAAA */
+                            names: {
+                                name: string;
+                                /** @description an A or AAAA record exists; null when the question failed */
+                                resolves: boolean | null;
+                                status: string;
+                            }[];
+                            /** @description the leaf served now on the https port (/api/tls/certificate); null when it could not be read */
+                            served: {
+                                /**
+                                 * @description allowed: the CAA set names the issuer's CA; not_allowed: it does not; no_caa: no CAA record anywhere up the tree (any CA may issue); unrestricted: CAA records without an issue tag for this kind of name; unknown_issuer: the issuer is not in the bundled table of CA identifiers, so it cannot be compared; unknown: the CAA set could not be read
+                                 * @enum {string}
+                                 */
+                                authorization: "allowed" | "not_allowed" | "no_caa" | "unrestricted" | "unknown_issuer" | "unknown";
+                                host: string;
+                                issuer: {
+                                    /** @description the CA operator the organization belongs to (bundled table, plugins/domain/issuance/ca-identifiers.ts); null when it is not on it */
+                                    ca: string | null;
+                                    /** @description the CAA issuer domains that CA answers to */
+                                    caa_identifiers: string[];
+                                    common_name: string | null;
+                                    /** @description the issuer DN's O */
+                                    organization: string | null;
+                                };
+                                /** @description the DNS names of the served leaf */
+                                names: string[];
+                                not_after: string;
+                                port: number;
+                                /** @description the domain is covered only by a wildcard name (issuewild governs it) */
+                                wildcard: boolean;
+                            } | null;
+                            skipped: {
+                                part: string;
+                                reason: string;
+                            }[];
                         };
                         links?: components["schemas"]["Links"];
                         meta?: components["schemas"]["Meta"];
