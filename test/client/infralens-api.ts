@@ -1144,6 +1144,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/email/networks/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Mail sender networks: every network the domain's SPF record authorizes (through its includes) with holder, size, RPKI state and blocklist status; the MX hosts' addresses with blocklists, PTR/FCrDNS, RPKI and STARTTLS in one table
+         * @description Reads the SPF tree (/api/email/spf) and the mail exchangers (/api/email/mx), then asks, for each authorized network and each MX address, the RDAP holder (/api/whois/ip), the covering route and its RPKI state (/api/network/intelligence) and the DNSBLs (/api/security/blocklist: a single address, or the first address of a larger network, marked sampled), and probes STARTTLS on each MX host. Findings: listed networks or MX addresses, RPKI-invalid routes, bogon or very large SPF networks, unannounced SPF networks, MX addresses without FCrDNS or hosts without STARTTLS. At most 16 networks and 16 MX addresses are asked about. A part that fails is an entry in `errors`; such an answer is cached 60 seconds. Costs 10 units.
+         *
+         *     Also answers `GET /api/email/networks?domain={domain}`: the same operation, with `domain` as query parameter.
+         */
+        get: operations["emailNetworks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/email/spf/{domain}": {
         parameters: {
             query?: never;
@@ -13907,6 +13929,363 @@ export interface operations {
                             }[];
                             /** @enum {string} */
                             status: "answer" | "nodata" | "nxdomain" | "error";
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match names the current ETag. No body; Cache-Control, ETag, Vary and the rate-limit headers as the 200 would have them. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    emailNetworks: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path: {
+                /** @description Domain name; IDN, trailing dot, scheme and path are accepted and normalized */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            domain: string;
+                            /** @description parts that failed (spf, mx, starttls); the rest stands */
+                            errors: {
+                                /** @description the error code the part would have answered with alone */
+                                code: string;
+                                message: string;
+                                /** @description which part of the answer failed */
+                                part: string;
+                                reason: string | null;
+                                upstream: string | null;
+                            }[];
+                            /** @description most severe first */
+                            findings: {
+                                /** @description the networks, hosts and addresses it is about */
+                                evidence: string[];
+                                /**
+                                 * @description stable id of the finding
+                                 * @enum {string}
+                                 */
+                                id: "email_networks.spf_listed" | "email_networks.mx_listed" | "email_networks.mx_no_starttls" | "email_networks.spf_rpki_invalid" | "email_networks.mx_rpki_invalid" | "email_networks.spf_bogon" | "email_networks.spf_large_network" | "email_networks.mx_no_fcrdns" | "email_networks.spf_unannounced";
+                                message: string;
+                                /** @enum {string} */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                            }[];
+                            /** @description one row per MX host and address */
+                            mx: {
+                                address: string;
+                                blocklist: {
+                                    /** @description the address asked about */
+                                    address: string;
+                                    /** @description lists that did not answer */
+                                    errors: number;
+                                    /** @description some list lists it; null when every list failed */
+                                    listed: boolean | null;
+                                    /** @description the lists that list it */
+                                    lists: string[];
+                                    /** @description true: the network is larger than one address and only its first address was asked (DNSBLs answer per address) */
+                                    sampled: boolean;
+                                } | null;
+                                /** @description not globally reachable (IANA special-purpose registries) */
+                                bogon: boolean | null;
+                                errors: {
+                                    /** @description the error code the part would have answered with alone */
+                                    code: string;
+                                    message: string;
+                                    /** @description which part of the answer failed */
+                                    part: string;
+                                    reason: string | null;
+                                    upstream: string | null;
+                                }[];
+                                /** @description some PTR name resolves back to the address (/api/email/mx); null when not known */
+                                fcrdns: boolean | null;
+                                host: string;
+                                origins: number[];
+                                preference: number;
+                                ptr: string[];
+                                /** @description the announced route covering the (first) address (RIPEstat) */
+                                route: string | null;
+                                /** @description RFC 6811 state of that route: invalid when any origin is, valid when every origin is, else not-found */
+                                rpki: ("valid" | "invalid" | "not-found") | null;
+                                /** @description the STARTTLS probe of the host (INFRALENS_SMTP_PORT, as /api/email/health probes it); null when not probed */
+                                starttls: {
+                                    name_matches: boolean | null;
+                                    protocol: string | null;
+                                    status: string;
+                                    trusted: boolean | null;
+                                } | null;
+                                version: 4 | 6;
+                            }[];
+                            /** @description every network the SPF tree authorizes (ip4, ip6, and the addresses of a and mx terms with their prefix lengths), pass qualifier only */
+                            networks: {
+                                /** @description that object's CIDRs */
+                                allocation: string | null;
+                                blocklist: {
+                                    /** @description the address asked about */
+                                    address: string;
+                                    /** @description lists that did not answer */
+                                    errors: number;
+                                    /** @description some list lists it; null when every list failed */
+                                    listed: boolean | null;
+                                    /** @description the lists that list it */
+                                    lists: string[];
+                                    /** @description true: the network is larger than one address and only its first address was asked (DNSBLs answer per address) */
+                                    sampled: boolean;
+                                } | null;
+                                /** @description not globally reachable (IANA special-purpose registries) */
+                                bogon: boolean | null;
+                                errors: {
+                                    /** @description the error code the part would have answered with alone */
+                                    code: string;
+                                    message: string;
+                                    /** @description which part of the answer failed */
+                                    part: string;
+                                    reason: string | null;
+                                    upstream: string | null;
+                                }[];
+                                /** @description the holder of the RDAP network object covering the first address */
+                                holder: string | null;
+                                /** @description the authorized network, host bits cleared */
+                                network: string;
+                                origins: number[];
+                                prefix_length: number;
+                                /** @description the announced route covering the (first) address (RIPEstat) */
+                                route: string | null;
+                                /** @description RFC 6811 state of that route: invalid when any origin is, valid when every origin is, else not-found */
+                                rpki: ("valid" | "invalid" | "not-found") | null;
+                                /** @description how many addresses it holds (a decimal string: IPv6 sizes pass 2^53) */
+                                size: string;
+                                sources: {
+                                    domain: string;
+                                    /** @description the SPF records from the domain down to the one with the term */
+                                    path: string[];
+                                    term: string;
+                                }[];
+                                version: 4 | 6;
+                            }[];
+                            skipped: {
+                                part: string;
+                                reason: string;
+                            }[];
+                            /** @description the SPF record read (/api/email/spf); null when it could not be */
+                            spf: {
+                                lookups: number;
+                                record: string | null;
+                                status: string;
+                                verdict: string;
+                            } | null;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            domain: string;
+                            /** @description parts that failed (spf, mx, starttls); the rest stands */
+                            errors: {
+                                /** @description the error code the part would have answered with alone */
+                                code: string;
+                                message: string;
+                                /** @description which part of the answer failed */
+                                part: string;
+                                reason: string | null;
+                                upstream: string | null;
+                            }[];
+                            /** @description most severe first */
+                            findings: {
+                                /** @description the networks, hosts and addresses it is about */
+                                evidence: string[];
+                                /**
+                                 * @description stable id of the finding
+                                 * @enum {string}
+                                 */
+                                id: "email_networks.spf_listed" | "email_networks.mx_listed" | "email_networks.mx_no_starttls" | "email_networks.spf_rpki_invalid" | "email_networks.mx_rpki_invalid" | "email_networks.spf_bogon" | "email_networks.spf_large_network" | "email_networks.mx_no_fcrdns" | "email_networks.spf_unannounced";
+                                message: string;
+                                /** @enum {string} */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                            }[];
+                            /** @description one row per MX host and address */
+                            mx: {
+                                address: string;
+                                blocklist: {
+                                    /** @description the address asked about */
+                                    address: string;
+                                    /** @description lists that did not answer */
+                                    errors: number;
+                                    /** @description some list lists it; null when every list failed */
+                                    listed: boolean | null;
+                                    /** @description the lists that list it */
+                                    lists: string[];
+                                    /** @description true: the network is larger than one address and only its first address was asked (DNSBLs answer per address) */
+                                    sampled: boolean;
+                                } | null;
+                                /** @description not globally reachable (IANA special-purpose registries) */
+                                bogon: boolean | null;
+                                errors: {
+                                    /** @description the error code the part would have answered with alone */
+                                    code: string;
+                                    message: string;
+                                    /** @description which part of the answer failed */
+                                    part: string;
+                                    reason: string | null;
+                                    upstream: string | null;
+                                }[];
+                                /** @description some PTR name resolves back to the address (/api/email/mx); null when not known */
+                                fcrdns: boolean | null;
+                                host: string;
+                                origins: number[];
+                                preference: number;
+                                ptr: string[];
+                                /** @description the announced route covering the (first) address (RIPEstat) */
+                                route: string | null;
+                                /** @description RFC 6811 state of that route: invalid when any origin is, valid when every origin is, else not-found */
+                                rpki: ("valid" | "invalid" | "not-found") | null;
+                                /** @description the STARTTLS probe of the host (INFRALENS_SMTP_PORT, as /api/email/health probes it); null when not probed */
+                                starttls: {
+                                    name_matches: boolean | null;
+                                    protocol: string | null;
+                                    status: string;
+                                    trusted: boolean | null;
+                                } | null;
+                                version: 4 | 6;
+                            }[];
+                            /** @description every network the SPF tree authorizes (ip4, ip6, and the addresses of a and mx terms with their prefix lengths), pass qualifier only */
+                            networks: {
+                                /** @description that object's CIDRs */
+                                allocation: string | null;
+                                blocklist: {
+                                    /** @description the address asked about */
+                                    address: string;
+                                    /** @description lists that did not answer */
+                                    errors: number;
+                                    /** @description some list lists it; null when every list failed */
+                                    listed: boolean | null;
+                                    /** @description the lists that list it */
+                                    lists: string[];
+                                    /** @description true: the network is larger than one address and only its first address was asked (DNSBLs answer per address) */
+                                    sampled: boolean;
+                                } | null;
+                                /** @description not globally reachable (IANA special-purpose registries) */
+                                bogon: boolean | null;
+                                errors: {
+                                    /** @description the error code the part would have answered with alone */
+                                    code: string;
+                                    message: string;
+                                    /** @description which part of the answer failed */
+                                    part: string;
+                                    reason: string | null;
+                                    upstream: string | null;
+                                }[];
+                                /** @description the holder of the RDAP network object covering the first address */
+                                holder: string | null;
+                                /** @description the authorized network, host bits cleared */
+                                network: string;
+                                origins: number[];
+                                prefix_length: number;
+                                /** @description the announced route covering the (first) address (RIPEstat) */
+                                route: string | null;
+                                /** @description RFC 6811 state of that route: invalid when any origin is, valid when every origin is, else not-found */
+                                rpki: ("valid" | "invalid" | "not-found") | null;
+                                /** @description how many addresses it holds (a decimal string: IPv6 sizes pass 2^53) */
+                                size: string;
+                                sources: {
+                                    domain: string;
+                                    /** @description the SPF records from the domain down to the one with the term */
+                                    path: string[];
+                                    term: string;
+                                }[];
+                                version: 4 | 6;
+                            }[];
+                            skipped: {
+                                part: string;
+                                reason: string;
+                            }[];
+                            /** @description the SPF record read (/api/email/spf); null when it could not be */
+                            spf: {
+                                lookups: number;
+                                record: string | null;
+                                status: string;
+                                verdict: string;
+                            } | null;
                         };
                         links?: components["schemas"]["Links"];
                         meta?: components["schemas"]["Meta"];
