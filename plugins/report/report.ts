@@ -4,6 +4,9 @@ import dnssecEndpoint from '../../registry/dns/dnssec.ts'
 import lookupEndpoint from '../../registry/dns/lookup.ts'
 import ageEndpoint from '../../registry/domain/age.ts'
 import registrarEndpoint from '../../registry/domain/registrar.ts'
+import dependenciesEndpoint from '../../registry/domain/dependencies.ts'
+import issuanceEndpoint from '../../registry/domain/issuance.ts'
+import networksEndpoint from '../../registry/email/networks.ts'
 import healthEndpoint from '../../registry/email/health.ts'
 import analyzeEndpoint from '../../registry/tls/analyze.ts'
 import securityHeadersEndpoint from '../../registry/web/security-headers.ts'
@@ -14,6 +17,8 @@ import type { DnsLookup } from './areas/dns.ts'
 import { addressless, dnsAnswer } from './areas/dns.ts'
 import { dnssecAnswer } from './areas/dnssec.ts'
 import { emailAnswer } from './areas/email.ts'
+import { issuanceAnswer } from './areas/issuance.ts'
+import { networkAnswer } from './areas/network.ts'
 import type { RegistrationFacts } from './areas/registration.ts'
 import { registrationAnswer, registrationFacts, unregisteredAnswer } from './areas/registration.ts'
 import { tlsAnswer } from './areas/tls.ts'
@@ -35,7 +40,7 @@ import { WEIGHTS } from '../../registry/flagship/schemas/report-scale.ts'
 type Report = z.input<typeof ReportData>
 
 /** Each area's own deadline; all of them end before the request's own (BUDGET_SHARE of it). */
-export const AREA_DEADLINE_MS: Readonly<Record<Area, number>> = { dns: 5_000, dnssec: 8_000, email: 15_000, tls: 20_000, web: 10_000, registration: 8_000 }
+export const AREA_DEADLINE_MS: Readonly<Record<Area, number>> = { dns: 5_000, dnssec: 8_000, email: 15_000, tls: 20_000, web: 10_000, registration: 8_000, network: 10_000, issuance: 15_000 }
 const BUDGET_SHARE = 0.8
 export const TOP_FINDINGS = 25
 /** A report with a failed or stale part is kept briefly: the part may answer next time. */
@@ -71,7 +76,12 @@ export async function domainReport(domain: string, port: number, ctx: ResolverCo
   const results = await Promise.all([
     dns,
     runArea('dnssec', ctx, deadlineOf('dnssec'), async (ask) => dnssecAnswer(await ask(dnssecEndpoint, { domain }))),
-    after('email', false, async (ask) => emailAnswer(await ask(healthEndpoint, { domain }))),
+    after('email', false, async (ask) => {
+      // The sender networks join health's answer; without them (failed) the area is health's alone.
+      const [health, networks] = await Promise.allSettled([ask(healthEndpoint, { domain }), ask(networksEndpoint, { domain })])
+      if (health.status === 'rejected') throw health.reason
+      return emailAnswer(health.value, networks.status === 'fulfilled' ? networks.value : null)
+    }),
     after('tls', true, async (ask) => tlsAnswer(await ask(analyzeEndpoint, { host }))),
     after('web', true, async (ask) => webAnswer(await ask(securityHeadersEndpoint, { host }))),
     runArea('registration', ctx, deadlineOf('registration'), async (ask) => {
@@ -84,6 +94,9 @@ export async function domainReport(domain: string, port: number, ctx: ResolverCo
       facts = registrationFacts(age.status === 'fulfilled' ? age.value : null, registrar.status === 'fulfilled' ? registrar.value : null)
       return registrationAnswer(facts)
     }),
+    // Name servers and mail exchangers exist without an address of the name itself; CAA and CT too.
+    after('network', false, async (ask) => networkAnswer(await ask(dependenciesEndpoint, { domain }))),
+    after('issuance', false, async (ask) => issuanceAnswer(await ask(issuanceEndpoint, port === 443 ? { domain } : { domain, port: String(port) }))),
   ])
 
   if (results.every((r) => r.status !== 'ok')) {
@@ -98,7 +111,8 @@ export async function domainReport(domain: string, port: number, ctx: ResolverCo
 
   const sources = results.flatMap((r) => r.sources).filter((s) => s.status === 'ok')
   ctx.lowerTtl(Math.min(...sources.map((s) => s.ttl ?? 0)))
-  if (results.some((r) => r.status === 'failed') || sources.some((s) => s.stale)) ctx.lowerTtl(PARTIAL_TTL)
+  // A failed area, a part of an answering area that failed (email's sender networks), or a stale part.
+  if (results.some((r) => r.status === 'failed' || r.sources.some((s) => s.status === 'failed')) || sources.some((s) => s.stale)) ctx.lowerTtl(PARTIAL_TTL)
 
   const all = mergeFindings(results.map((r) => r.findings))
   const score = overallScore(results)

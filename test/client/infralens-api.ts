@@ -1402,8 +1402,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The one-call domain report: DNS, DNSSEC, email health, TLS, security headers and registration together, scored per area and overall, with the most severe findings first
-         * @description Asks /api/dns/lookup, /api/dns/dnssec, /api/email/health, /api/tls/analyze, /api/web/security-headers and /api/domain/age + /api/domain/registrar in parallel, through their caches, each area under its own deadline. An area that fails is reported as `failed` with the error code and message, one that does not apply as `skipped` with the reason (a name without an address has no TLS or web server); the rest still answer. Only when no area answers is the request a 502. Areas score 0-100 (email, TLS and web: their own score or grade; DNSSEC: secure 100, insecure 60, bogus 0); the overall score is the weighted mean of the scored areas, graded A+ >= 97, A >= 90, B >= 80, C >= 70, D >= 60, F below. The answer is cached for the shortest freshness of its parts (30 s when one failed).
+         * The one-call domain report: DNS, DNSSEC, email health and sender networks, TLS, security headers, registration, network dependencies and certificate issuance together, scored per area and overall, with the most severe findings first
+         * @description Asks /api/dns/lookup, /api/dns/dnssec, /api/email/health + /api/email/networks, /api/tls/analyze, /api/web/security-headers, /api/domain/age + /api/domain/registrar, /api/domain/dependencies (network) and /api/domain/issuance in parallel, through their caches, each area under its own deadline. An area that fails is reported as `failed` with the error code and message, one that does not apply as `skipped` with the reason (a name without an address has no TLS or web server); the rest still answer. Only when no area answers is the request a 502. Areas score 0-100 (TLS and web: their own score or grade; email: 80 % its health score, 20 % its sender networks; DNSSEC: secure 100, insecure 60, bogus 0; DNS, registration, network and issuance: 100 minus their findings); the overall score is the weighted mean of the scored areas, graded A+ >= 97, A >= 90, B >= 80, C >= 70, D >= 60, F below. The answer is cached for the shortest freshness of its parts (30 s when one failed).
          *
          *     Also answers `GET /api/report?domain={domain}`: the same operation, with `domain` as query parameter.
          */
@@ -16328,7 +16328,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             areas: {
-                                /** @description weight 15 */
+                                /** @description weight 10 */
                                 dns: {
                                     /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
                                     error: {
@@ -16445,6 +16445,84 @@ export interface operations {
                                     /** @description Weight of the area in the overall score */
                                     weight: number;
                                 };
+                                /** @description weight 5 */
+                                issuance: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 10 */
+                                network: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
                                 /** @description weight 10 */
                                 registration: {
                                     /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
@@ -16484,7 +16562,7 @@ export interface operations {
                                     /** @description Weight of the area in the overall score */
                                     weight: number;
                                 };
-                                /** @description weight 25 */
+                                /** @description weight 20 */
                                 tls: {
                                     /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
                                     error: {
@@ -16523,7 +16601,7 @@ export interface operations {
                                     /** @description Weight of the area in the overall score */
                                     weight: number;
                                 };
-                                /** @description weight 20 */
+                                /** @description weight 15 */
                                 web: {
                                     /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
                                     error: {
@@ -16569,7 +16647,7 @@ export interface operations {
                             /** @description The most severe findings of all areas, most severe first (at most 25; findings_total counts all) */
                             findings: {
                                 /** @enum {string} */
-                                area: "dns" | "dnssec" | "email" | "tls" | "web" | "registration";
+                                area: "dns" | "dnssec" | "email" | "tls" | "web" | "registration" | "network" | "issuance";
                                 fix: string | null;
                                 /** @description The part's own stable id (e.g. spf.missing, hsts.missing, certificate_expired) */
                                 id: string;
@@ -16613,7 +16691,7 @@ export interface operations {
                     "application/yaml": {
                         data: {
                             areas: {
-                                /** @description weight 15 */
+                                /** @description weight 10 */
                                 dns: {
                                     /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
                                     error: {
@@ -16730,6 +16808,84 @@ export interface operations {
                                     /** @description Weight of the area in the overall score */
                                     weight: number;
                                 };
+                                /** @description weight 5 */
+                                issuance: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 10 */
+                                network: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
                                 /** @description weight 10 */
                                 registration: {
                                     /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
@@ -16769,7 +16925,7 @@ export interface operations {
                                     /** @description Weight of the area in the overall score */
                                     weight: number;
                                 };
-                                /** @description weight 25 */
+                                /** @description weight 20 */
                                 tls: {
                                     /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
                                     error: {
@@ -16808,7 +16964,7 @@ export interface operations {
                                     /** @description Weight of the area in the overall score */
                                     weight: number;
                                 };
-                                /** @description weight 20 */
+                                /** @description weight 15 */
                                 web: {
                                     /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
                                     error: {
@@ -16854,7 +17010,7 @@ export interface operations {
                             /** @description The most severe findings of all areas, most severe first (at most 25; findings_total counts all) */
                             findings: {
                                 /** @enum {string} */
-                                area: "dns" | "dnssec" | "email" | "tls" | "web" | "registration";
+                                area: "dns" | "dnssec" | "email" | "tls" | "web" | "registration" | "network" | "issuance";
                                 fix: string | null;
                                 /** @description The part's own stable id (e.g. spf.missing, hsts.missing, certificate_expired) */
                                 id: string;

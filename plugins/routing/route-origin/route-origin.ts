@@ -41,6 +41,11 @@ export async function routeOrigin(prefixText: string, ctx: ResolverContext, rdap
   const left = () => Math.max(1, Math.round(deadlineAt - performance.now()))
   const errors: PartError[] = []
   const fail = (part: string, error: unknown): void => {
+    // A part cut short because the request ended is no bug (nobody reads this answer).
+    if (!isApiError(error) && ctx.signal.aborted) {
+      errors.push({ part, code: 'client_closed_request', message: 'The request ended before this part was done.', upstream: null, reason: null })
+      return
+    }
     if (!isApiError(error)) ctx.log.error({ err: error, part }, 'route origin: a part failed unexpectedly')
     errors.push(partError(part, error))
   }
