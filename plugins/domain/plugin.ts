@@ -3,12 +3,14 @@ import type { ResolverContext } from '../../runtime/define-plugin.ts'
 import age from '../../registry/domain/age.ts'
 import dependencies from '../../registry/domain/dependencies.ts'
 import intelligence from '../../registry/domain/intelligence.ts'
+import issuance from '../../registry/domain/issuance.ts'
 import nameservers from '../../registry/domain/nameservers.ts'
 import registrar from '../../registry/domain/registrar.ts'
 import whois from '../../registry/domain/whois.ts'
 import { domainDependencies } from './dependencies/dependencies.ts'
 import { domainAge, domainNameservers, domainRegistrar, domainWhois } from './domain-answers.ts'
 import { domainIntelligence } from './intelligence.ts'
+import { domainIssuance } from './issuance/issuance.ts'
 import type { RegistrationClients } from './registration.ts'
 
 // Resolvers of /api/domain/*. The RDAP and WHOIS clients come from the rdap and
@@ -37,5 +39,7 @@ export default definePlugin({
     api.resolve(intelligence, ({ domain }, ctx) => domainIntelligence(clientsOf(ctx), dns, domain, ctx.clock.now(), ctx.signal, (s) => ctx.lowerTtl(s)))
     // Its parts (DNS questions, /api/network/intelligence per address) through ctx.invoke, within 80% of the request deadline.
     api.resolve(dependencies, ({ domain }, ctx) => domainDependencies(domain, ctx, Math.floor(api.config.requestTimeoutMs * 0.8)))
+    // CAA up the tree, CT and the served certificate, through ctx.invoke, within 80% of the request deadline.
+    api.resolve(issuance, ({ domain, port }, ctx) => domainIssuance(domain, port, ctx, Math.floor(api.config.requestTimeoutMs * 0.8)))
   },
 })

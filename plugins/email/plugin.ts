@@ -10,6 +10,7 @@ import emailDkim from '../../registry/email/dkim.ts'
 import emailDmarc from '../../registry/email/dmarc.ts'
 import emailHealth from '../../registry/email/health.ts'
 import emailMx from '../../registry/email/mx.ts'
+import emailNetworksEndpoint from '../../registry/email/networks.ts'
 import emailSpf from '../../registry/email/spf.ts'
 import { inspectDkim } from './dkim/dkim-inspect.ts'
 import { inspectDmarc } from './dmarc/dmarc-inspect.ts'
@@ -18,6 +19,7 @@ import type { CachingEmailDns, Lookup } from './email-dns.ts'
 import { createEmailDns, resolverFailure } from './email-dns.ts'
 import { emailDiagnose as diagnose, emailHealth as health } from './email-report.ts'
 import { inspectMx } from './mx/mx-inspect.ts'
+import { emailNetworks } from './networks/networks.ts'
 import { probeTimeoutMs } from './probe-timeout.ts'
 import { inspectSpf } from './spf/spf-inspect.ts'
 import { spfCheckRequest } from './spf/spf-sender.ts'
@@ -102,6 +104,10 @@ export default definePlugin({
       await preflight(e.dns.mx(domain), domain)
       return finish(e.dns, ctx, await health(e, domain, selectors ?? []))
     })
+    // Its parts through ctx.invoke (email spf/mx, whois/ip, network intelligence, blocklist), STARTTLS probed here, within 80% of the request deadline.
+    api.resolve(emailNetworksEndpoint, ({ domain }, ctx) =>
+      emailNetworks(domain, ctx, { network: api.network, smtpPort: smtp.port, ca: smtp.ca, probeTimeoutMs: probeTimeout }, Math.floor(api.config.requestTimeoutMs * 0.8)),
+    )
     api.resolve(emailDiagnose, async ({ domain, selectors }, ctx) => {
       const e = env(ctx)
       await preflight(e.dns.mx(domain), domain)

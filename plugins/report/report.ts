@@ -6,6 +6,9 @@ import ageEndpoint from '../../registry/domain/age.ts'
 import delegationEndpoint from '../../registry/domain/delegation.ts'
 import emailDaneEndpoint from '../../registry/email/dane.ts'
 import registrarEndpoint from '../../registry/domain/registrar.ts'
+import dependenciesEndpoint from '../../registry/domain/dependencies.ts'
+import issuanceEndpoint from '../../registry/domain/issuance.ts'
+import networksEndpoint from '../../registry/email/networks.ts'
 import healthEndpoint from '../../registry/email/health.ts'
 import analyzeEndpoint from '../../registry/tls/analyze.ts'
 import securityHeadersEndpoint from '../../registry/web/security-headers.ts'
@@ -17,6 +20,8 @@ import { addressless, dnsAnswer } from './areas/dns.ts'
 import { delegationAnswer } from './areas/delegation.ts'
 import { dnssecAnswer } from './areas/dnssec.ts'
 import { emailAnswer } from './areas/email.ts'
+import { issuanceAnswer } from './areas/issuance.ts'
+import { networkAnswer } from './areas/network.ts'
 import type { RegistrationFacts } from './areas/registration.ts'
 import { registrationAnswer, registrationFacts, unregisteredAnswer } from './areas/registration.ts'
 import { tlsAnswer } from './areas/tls.ts'
@@ -38,7 +43,7 @@ import { WEIGHTS } from '../../registry/flagship/schemas/report-scale.ts'
 type Report = z.input<typeof ReportData>
 
 /** Each area's own deadline; all of them end before the request's own (BUDGET_SHARE of it). */
-export const AREA_DEADLINE_MS: Readonly<Record<Area, number>> = { dns: 5_000, delegation: 10_000, dnssec: 8_000, email: 15_000, tls: 20_000, web: 10_000, registration: 8_000 }
+export const AREA_DEADLINE_MS: Readonly<Record<Area, number>> = { dns: 5_000, delegation: 10_000, dnssec: 8_000, email: 15_000, tls: 20_000, web: 10_000, registration: 8_000, network: 10_000, issuance: 15_000 }
 const BUDGET_SHARE = 0.8
 export const TOP_FINDINGS = 25
 /** A report with a failed or stale part is kept briefly: the part may answer next time. */
@@ -77,10 +82,16 @@ export async function domainReport(domain: string, port: number, ctx: ResolverCo
     // The zone a registrant runs: www.example.com is served by example.com's name servers.
     after('delegation', false, async (ask) => delegationAnswer(await ask(delegationEndpoint, { domain: registrable }))),
     after('email', false, async (ask) => {
-      const [health, dane] = await Promise.allSettled([ask(healthEndpoint, { domain }), ask(emailDaneEndpoint, { domain })])
+      const [health, networks, dane] = await Promise.allSettled([ask(healthEndpoint, { domain }), ask(networksEndpoint, { domain }), ask(emailDaneEndpoint, { domain })])
       if (health.status === 'rejected') throw health.reason
-      // DANE failing on its own leaves the area standing on health (its source says failed).
-      return emailAnswer(health.value, dane.status === 'fulfilled' ? dane.value : { error: dane.reason instanceof Error ? dane.reason.message : String(dane.reason) })
+      // The sender networks or DANE failing on their own leave the area standing on
+      // health (their sources say failed): without the networks the score is health's
+      // alone, without DANE nothing is taken off.
+      return emailAnswer(
+        health.value,
+        networks.status === 'fulfilled' ? networks.value : null,
+        dane.status === 'fulfilled' ? dane.value : { error: dane.reason instanceof Error ? dane.reason.message : String(dane.reason) },
+      )
     }),
     after('tls', true, async (ask) => tlsAnswer(await ask(analyzeEndpoint, { host }))),
     after('web', true, async (ask) => webAnswer(await ask(securityHeadersEndpoint, { host }))),
@@ -94,6 +105,9 @@ export async function domainReport(domain: string, port: number, ctx: ResolverCo
       facts = registrationFacts(age.status === 'fulfilled' ? age.value : null, registrar.status === 'fulfilled' ? registrar.value : null)
       return registrationAnswer(facts)
     }),
+    // Name servers and mail exchangers exist without an address of the name itself; CAA and CT too.
+    after('network', false, async (ask) => networkAnswer(await ask(dependenciesEndpoint, { domain }))),
+    after('issuance', false, async (ask) => issuanceAnswer(await ask(issuanceEndpoint, port === 443 ? { domain } : { domain, port: String(port) }))),
   ])
 
   if (results.every((r) => r.status !== 'ok')) {
@@ -108,6 +122,7 @@ export async function domainReport(domain: string, port: number, ctx: ResolverCo
 
   const sources = results.flatMap((r) => r.sources).filter((s) => s.status === 'ok')
   ctx.lowerTtl(Math.min(...sources.map((s) => s.ttl ?? 0)))
+  // A failed area, a part of an answering area that failed (email's sender networks or DANE), or a stale part.
   const failedPart = results.some((r) => r.status === 'failed' || r.sources.some((s) => s.status === 'failed'))
   if (failedPart || sources.some((s) => s.stale)) ctx.lowerTtl(PARTIAL_TTL)
 

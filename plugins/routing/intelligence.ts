@@ -25,6 +25,8 @@ export interface IntelligenceDeps {
   local: LocalIpData
   /** Deadline of each part on its own; a part past it is reported in errors. */
   partTimeoutMs: number
+  /** With ?origin_check=true: the route's origins against its registration (/api/network/route-origin); null when not asked. */
+  originCheck: ((route: string) => Promise<NonNullable<Data['origin_check']>>) | null
 }
 
 /**
@@ -135,6 +137,16 @@ export async function intelligence(deps: IntelligenceDeps, ip: string, signal: A
     skipped.push({ part: 'rpki', reason: 'it needs the covering BGP route, and the BGP part failed' })
   }
 
+  // Asked only for a route: an unrouted address has no origin to check (the route-origin endpoint says so for a prefix).
+  let originCheck: Data['origin_check'] = null
+  if (deps.originCheck !== null && bgp !== null) {
+    const checked = await settle(withDeadline(ms, signal, late('rdap', 'origin check'), () => deps.originCheck!(bgp!.prefix)))
+    if (checked.ok) originCheck = checked.value
+    else errors.push(partError('origin_check', checked.error))
+  } else if (deps.originCheck !== null) {
+    skipped.push({ part: 'origin_check', reason: offNet ? `${d.address} is a bogon` : routed === false ? `no announced route covers ${d.address}` : 'it needs the covering BGP route, and the BGP part failed' })
+  }
+
   if (errors.length > 0) degraded()
   return {
     ip: d.address,
@@ -149,6 +161,7 @@ export async function intelligence(deps: IntelligenceDeps, ip: string, signal: A
     rpki,
     anycast: anycastOf(address),
     routed,
+    origin_check: originCheck,
     errors,
     skipped,
   }

@@ -7,6 +7,7 @@ import intelligenceEndpoint from '../../registry/network/intelligence.ts'
 import ipBulkEndpoint from '../../registry/network/ip-bulk.ts'
 import { streamed } from '../../runtime/streamed.ts'
 import rpki from '../../registry/network/rpki.ts'
+import routeOriginEndpoint from '../../registry/network/route-origin.ts'
 import { asnAnswer } from './asn-answer.ts'
 import { bgpAsn } from './bgp-asn.ts'
 import { bgpPrefix } from './bgp-prefix.ts'
@@ -17,6 +18,7 @@ import { createLocalIpData } from './local-ip-data.ts'
 import type { RipestatClient } from './ripestat/ripestat-client.ts'
 import { createRipestatClient } from './ripestat/ripestat-client.ts'
 import { rpkiAnswer } from './rpki-answer.ts'
+import { routeOrigin } from './route-origin/route-origin.ts'
 import { VrpStore } from './rpki/vrp-store.ts'
 import { vrpSource } from './rpki/vrp-source.ts'
 
@@ -88,10 +90,22 @@ export default definePlugin({
       if (!ipData) throw new Error('the network plugin (ipData upstream) is not installed')
       return streamed((emit, signal) => ipBulk({ ipData, vrps }, body, emit, signal))
     })
-    api.resolve(intelligenceEndpoint, ({ ip }, ctx) =>
-      intelligence({ ripestat, vrps, dns: api.dns, local: localIpData(ctx), partTimeoutMs: partTimeoutMs(api.config.requestTimeoutMs) }, ip, ctx.signal, () =>
-        ctx.lowerTtl(DEGRADED_TTL_S),
-      ),
-    )
+    const partMs = partTimeoutMs(api.config.requestTimeoutMs)
+    api.resolve(intelligenceEndpoint, ({ ip, origin_check: wanted }, ctx) => {
+      // The origin check is /api/network/route-origin of the covering route, through its cache.
+      const originCheck = wanted
+        ? async (route: string) => {
+            const d = (await ctx.invoke(routeOriginEndpoint, { prefix: route }, { timeoutMs: partMs })).data
+            return { route: d.route, verdict: d.verdict, origins: d.origins.map((o) => ({ asn: o.asn, verdict: o.verdict })), findings: d.findings }
+          }
+        : null
+      return intelligence({ ripestat, vrps, dns: api.dns, local: localIpData(ctx), partTimeoutMs: partMs, originCheck }, ip, ctx.signal, () => ctx.lowerTtl(DEGRADED_TTL_S))
+    })
+    // Its parts through ctx.invoke (bgp/prefix, whois/ip, rpki) and the rdap client (autnums), within 80% of the request deadline.
+    api.resolve(routeOriginEndpoint, ({ prefix }, ctx) => {
+      const rdap = ctx.upstreams.rdap
+      if (!rdap) throw new Error('the rdap plugin is not installed')
+      return routeOrigin(prefix, ctx, rdap, Math.floor(api.config.requestTimeoutMs * 0.8))
+    })
   },
 })

@@ -924,6 +924,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/domain/issuance/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Certificate issuance consistency: the CAA record that governs the domain (climbing the tree, RFC 8659) against the CAs of its certificates in CT and of the certificate served now; CT names that no longer resolve
+         * @description Climbs from the domain to its TLD for the first CAA RRset (/api/dns/caa per name), reads the unexpired certificates CT holds for the domain (/api/certificate-transparency) and the leaf served on the https port (/api/tls/certificate), maps each issuer to its CA through a bundled table of CAA identifiers (an issuer not on it is `unknown_issuer`, never a mismatch), and asks A and AAAA for every name of the logged certificates. Findings: a served or logged certificate from a CA the CAA set does not allow; no CAA while CT shows several CAs; issuers not on the table; names that no longer resolve. Each part that fails is an entry in `errors`; such an answer is cached 60 seconds. At most 16 names are asked about. Costs 8 units.
+         *
+         *     Also answers `GET /api/domain/issuance?domain={domain}`: the same operation, with `domain` as query parameter.
+         */
+        get: operations["domainIssuance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/domain/nameservers/{domain}": {
         parameters: {
             query?: never;
@@ -1122,6 +1144,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/email/networks/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Mail sender networks: every network the domain's SPF record authorizes (through its includes) with holder, size, RPKI state and blocklist status; the MX hosts' addresses with blocklists, PTR/FCrDNS, RPKI and STARTTLS in one table
+         * @description Reads the SPF tree (/api/email/spf) and the mail exchangers (/api/email/mx), then asks, for each authorized network and each MX address, the RDAP holder (/api/whois/ip), the covering route and its RPKI state (/api/network/intelligence) and the DNSBLs (/api/security/blocklist: a single address, or the first address of a larger network, marked sampled), and probes STARTTLS on each MX host. Findings: listed networks or MX addresses, RPKI-invalid routes, bogon or very large SPF networks, unannounced SPF networks, MX addresses without FCrDNS or hosts without STARTTLS. At most 16 networks and 16 MX addresses are asked about. A part that fails is an entry in `errors`; such an answer is cached 60 seconds. Costs 10 units.
+         *
+         *     Also answers `GET /api/email/networks?domain={domain}`: the same operation, with `domain` as query parameter.
+         */
+        get: operations["emailNetworks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/email/spf/{domain}": {
         parameters: {
             query?: never;
@@ -1275,11 +1319,33 @@ export interface paths {
         };
         /**
          * Everything about one IP in one call: class and bogon flag, ASN and country (offline data), PTR, covering BGP route and origins, its RPKI state, anycast flag; a failed part is null with an entry in errors
-         * @description Asks every source about one address at once: IANA classification and bogon verdict, ASN and country from bundled offline data, PTR names with forward confirmation, the covering BGP route and its origins (RIPEstat), their RPKI state, and the documented-anycast list. Each networked part has its own deadline; one that fails is null with an entry in `errors`, and the answer is then cached 60 seconds instead of 10 minutes. Bogons are not asked about.
+         * @description Asks every source about one address at once: IANA classification and bogon verdict, ASN and country from bundled offline data, PTR names with forward confirmation, the covering BGP route and its origins (RIPEstat), their RPKI state, and the documented-anycast list. Each networked part has its own deadline; one that fails is null with an entry in `errors`, and the answer is then cached 60 seconds instead of 10 minutes. Bogons are not asked about. With `?origin_check=true` the covering route's origins are also checked against the registration of the allocation and the VRPs (/api/network/route-origin of the route, `origin_check`): that costs RDAP questions, so it is asked for, not done by default.
          *
          *     Also answers `GET /api/network/intelligence?ip={ip}`: the same operation, with `ip` as query parameter.
          */
         get: operations["networkIntelligence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/network/route-origin/{prefix}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A prefix's BGP origin AS(es) against the registration of its allocation (RDAP holder, registered origin ASNs), the holder of each origin AS, and the VRPs: a mismatch is a hijack or leak signal, shown with its evidence
+         * @description Asks /api/bgp/prefix (origins, covering route, more specifics), /api/whois/ip for the allocation covering the prefix (holder, ARIN originAS list), the RDAP registration of each origin AS, and /api/rpki for each (route, origin). Findings: an RPKI-invalid origin, an origin the allocation does not register, an origin held by another organization with nothing vouching for it, a more specific announced by an unknown AS, several origins, no route. A part that fails is an entry in `errors` and its fields are null; such an answer is cached 60 seconds. Costs 6 units.
+         *
+         *     Also answers `GET /api/network/route-origin?prefix={prefix}`: the same operation, with `prefix` as query parameter.
+         */
+        get: operations["networkRouteOrigin"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1336,8 +1402,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The one-call domain report: DNS, delegation health, DNSSEC, email health with DANE, TLS, security headers and registration together, scored per area and overall, with the most severe findings first
-         * @description Asks /api/dns/lookup, /api/domain/delegation (the registrable domain), /api/dns/dnssec, /api/email/health + /api/email/dane, /api/tls/analyze, /api/web/security-headers and /api/domain/age + /api/domain/registrar in parallel, through their caches, each area under its own deadline. An area that fails is reported as `failed` with the error code and message, one that does not apply as `skipped` with the reason (a name without an address has no TLS or web server); the rest still answer. Only when no area answers is the request a 502. Areas score 0-100 (email, TLS and web: their own score or grade, email less the points of DANE's findings when the domain publishes TLSA; DNSSEC: secure 100, insecure 60, bogus 0; DNS, delegation and registration: 100 less their findings' points, delegation unscored when no name server may be asked); the overall score is the weighted mean of the scored areas, graded A+ >= 97, A >= 90, B >= 80, C >= 70, D >= 60, F below. The answer is cached for the shortest freshness of its parts (30 s when one failed).
+         * The one-call domain report: DNS, delegation health, DNSSEC, email health with DANE and sender networks, TLS, security headers, registration, network dependencies and certificate issuance together, scored per area and overall, with the most severe findings first
+         * @description Asks /api/dns/lookup, /api/domain/delegation (the registrable domain), /api/dns/dnssec, /api/email/health + /api/email/dane + /api/email/networks, /api/tls/analyze, /api/web/security-headers, /api/domain/age + /api/domain/registrar, /api/domain/dependencies (network) and /api/domain/issuance in parallel, through their caches, each area under its own deadline. An area that fails is reported as `failed` with the error code and message, one that does not apply as `skipped` with the reason (a name without an address has no TLS or web server); the rest still answer. Only when no area answers is the request a 502. Areas score 0-100 (TLS and web: their own score or grade; email: 80 % its health score and 20 % its sender networks, less the points of DANE's findings when the domain publishes TLSA; DNSSEC: secure 100, insecure 60, bogus 0; DNS, delegation, registration, network and issuance: 100 minus their findings' points, delegation unscored when no name server may be asked); the overall score is the weighted mean of the scored areas, graded A+ >= 97, A >= 90, B >= 80, C >= 70, D >= 60, F below. The answer is cached for the shortest freshness of its parts (30 s when one failed).
          *
          *     Also answers `GET /api/report?domain={domain}`: the same operation, with `domain` as query parameter.
          */
@@ -10193,6 +10259,311 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
+    domainIssuance: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description The https port the TLS and web areas check (443 by default) */
+                port?: string;
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path: {
+                /** @description Domain name; IDN, trailing dot, scheme and path are accepted and normalized */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            caa: {
+                                /** @description every name up the tree that needed asking answered; false: the CAA set is not known */
+                                complete: boolean;
+                                /** @description CA domains of the issue properties (an empty value, ";", allows none) */
+                                issue: string[];
+                                /** @description CA domains of the issuewild properties; null when there are none (issue then governs wildcards too) */
+                                issuewild: string[] | null;
+                                /** @description each name asked, from the domain up */
+                                lookups: {
+                                    count: number;
+                                    name: string;
+                                    status: string;
+                                }[];
+                                /** @description the relevant RRset, as `flags tag "value"` */
+                                records: string[];
+                                /** @description the closest name at or above the domain with CAA records (RFC 8659 relevant RRset); null when none has any or the climb failed */
+                                relevant_name: string | null;
+                            };
+                            domain: string;
+                            /** @description parts that failed (caa <name>, served, ct, A/AAAA <name>); the rest of the answer stands */
+                            errors: {
+                                /** @description the error code the part would have answered with alone */
+                                code: string;
+                                message: string;
+                                /** @description which part of the answer failed */
+                                part: string;
+                                reason: string | null;
+                                upstream: string | null;
+                            }[];
+                            /** @description most severe first */
+                            findings: {
+                                /** @description the facts the finding stands on (CAA records, certificates, names) */
+                                evidence: string[];
+                                /**
+                                 * @description stable id of the finding
+                                 * @enum {string}
+                                 */
+                                id: "issuance.served_not_authorized" | "issuance.logged_not_authorized" | "issuance.no_caa_several_cas" | "issuance.issuer_unknown" | "issuance.unresolved_names";
+                                message: string;
+                                /** @enum {string} */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                            }[];
+                            /** @description the unexpired certificates in CT (/api/certificate-transparency), by issuer; null when crt.sh could not be asked */
+                            logged: {
+                                /** @description unexpired certificates CT logs hold for the domain (crt.sh) */
+                                certificates: number;
+                                issuers: {
+                                    /**
+                                     * @description the worst over its certificates
+                                     * @enum {string}
+                                     */
+                                    authorization: "allowed" | "not_allowed" | "no_caa" | "unrestricted" | "unknown_issuer" | "unknown";
+                                    /** @description the CA operator the organization belongs to (bundled table, plugins/domain/issuance/ca-identifiers.ts); null when it is not on it */
+                                    ca: string | null;
+                                    /** @description the CAA issuer domains that CA answers to */
+                                    caa_identifiers: string[];
+                                    certificates: number;
+                                    common_name: string | null;
+                                    /** @description up to 3 serial numbers (or crt.sh ids) of its certificates */
+                                    example_serials: string[];
+                                    /** @description the issuer DN's O */
+                                    organization: string | null;
+                                    wildcard_certificates: number;
+                                }[];
+                            } | null;
+                            /** @description every (non-wildcard) name of the logged certificates, each asked A and AAAA */
+                            names: {
+                                name: string;
+                                /** @description an A or AAAA record exists; null when the question failed */
+                                resolves: boolean | null;
+                                status: string;
+                            }[];
+                            /** @description the leaf served now on the https port (/api/tls/certificate); null when it could not be read */
+                            served: {
+                                /**
+                                 * @description allowed: the CAA set names the issuer's CA; not_allowed: it does not; no_caa: no CAA record anywhere up the tree (any CA may issue); unrestricted: CAA records without an issue tag for this kind of name; unknown_issuer: the issuer is not in the bundled table of CA identifiers, so it cannot be compared; unknown: the CAA set could not be read
+                                 * @enum {string}
+                                 */
+                                authorization: "allowed" | "not_allowed" | "no_caa" | "unrestricted" | "unknown_issuer" | "unknown";
+                                host: string;
+                                issuer: {
+                                    /** @description the CA operator the organization belongs to (bundled table, plugins/domain/issuance/ca-identifiers.ts); null when it is not on it */
+                                    ca: string | null;
+                                    /** @description the CAA issuer domains that CA answers to */
+                                    caa_identifiers: string[];
+                                    common_name: string | null;
+                                    /** @description the issuer DN's O */
+                                    organization: string | null;
+                                };
+                                /** @description the DNS names of the served leaf */
+                                names: string[];
+                                not_after: string;
+                                port: number;
+                                /** @description the domain is covered only by a wildcard name (issuewild governs it) */
+                                wildcard: boolean;
+                            } | null;
+                            skipped: {
+                                part: string;
+                                reason: string;
+                            }[];
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            caa: {
+                                /** @description every name up the tree that needed asking answered; false: the CAA set is not known */
+                                complete: boolean;
+                                /** @description CA domains of the issue properties (an empty value, ";", allows none) */
+                                issue: string[];
+                                /** @description CA domains of the issuewild properties; null when there are none (issue then governs wildcards too) */
+                                issuewild: string[] | null;
+                                /** @description each name asked, from the domain up */
+                                lookups: {
+                                    count: number;
+                                    name: string;
+                                    status: string;
+                                }[];
+                                /** @description the relevant RRset, as `flags tag "value"` */
+                                records: string[];
+                                /** @description the closest name at or above the domain with CAA records (RFC 8659 relevant RRset); null when none has any or the climb failed */
+                                relevant_name: string | null;
+                            };
+                            domain: string;
+                            /** @description parts that failed (caa <name>, served, ct, A/AAAA <name>); the rest of the answer stands */
+                            errors: {
+                                /** @description the error code the part would have answered with alone */
+                                code: string;
+                                message: string;
+                                /** @description which part of the answer failed */
+                                part: string;
+                                reason: string | null;
+                                upstream: string | null;
+                            }[];
+                            /** @description most severe first */
+                            findings: {
+                                /** @description the facts the finding stands on (CAA records, certificates, names) */
+                                evidence: string[];
+                                /**
+                                 * @description stable id of the finding
+                                 * @enum {string}
+                                 */
+                                id: "issuance.served_not_authorized" | "issuance.logged_not_authorized" | "issuance.no_caa_several_cas" | "issuance.issuer_unknown" | "issuance.unresolved_names";
+                                message: string;
+                                /** @enum {string} */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                            }[];
+                            /** @description the unexpired certificates in CT (/api/certificate-transparency), by issuer; null when crt.sh could not be asked */
+                            logged: {
+                                /** @description unexpired certificates CT logs hold for the domain (crt.sh) */
+                                certificates: number;
+                                issuers: {
+                                    /**
+                                     * @description the worst over its certificates
+                                     * @enum {string}
+                                     */
+                                    authorization: "allowed" | "not_allowed" | "no_caa" | "unrestricted" | "unknown_issuer" | "unknown";
+                                    /** @description the CA operator the organization belongs to (bundled table, plugins/domain/issuance/ca-identifiers.ts); null when it is not on it */
+                                    ca: string | null;
+                                    /** @description the CAA issuer domains that CA answers to */
+                                    caa_identifiers: string[];
+                                    certificates: number;
+                                    common_name: string | null;
+                                    /** @description up to 3 serial numbers (or crt.sh ids) of its certificates */
+                                    example_serials: string[];
+                                    /** @description the issuer DN's O */
+                                    organization: string | null;
+                                    wildcard_certificates: number;
+                                }[];
+                            } | null;
+                            /** @description every (non-wildcard) name of the logged certificates, each asked A and AAAA */
+                            names: {
+                                name: string;
+                                /** @description an A or AAAA record exists; null when the question failed */
+                                resolves: boolean | null;
+                                status: string;
+                            }[];
+                            /** @description the leaf served now on the https port (/api/tls/certificate); null when it could not be read */
+                            served: {
+                                /**
+                                 * @description allowed: the CAA set names the issuer's CA; not_allowed: it does not; no_caa: no CAA record anywhere up the tree (any CA may issue); unrestricted: CAA records without an issue tag for this kind of name; unknown_issuer: the issuer is not in the bundled table of CA identifiers, so it cannot be compared; unknown: the CAA set could not be read
+                                 * @enum {string}
+                                 */
+                                authorization: "allowed" | "not_allowed" | "no_caa" | "unrestricted" | "unknown_issuer" | "unknown";
+                                host: string;
+                                issuer: {
+                                    /** @description the CA operator the organization belongs to (bundled table, plugins/domain/issuance/ca-identifiers.ts); null when it is not on it */
+                                    ca: string | null;
+                                    /** @description the CAA issuer domains that CA answers to */
+                                    caa_identifiers: string[];
+                                    common_name: string | null;
+                                    /** @description the issuer DN's O */
+                                    organization: string | null;
+                                };
+                                /** @description the DNS names of the served leaf */
+                                names: string[];
+                                not_after: string;
+                                port: number;
+                                /** @description the domain is covered only by a wildcard name (issuewild governs it) */
+                                wildcard: boolean;
+                            } | null;
+                            skipped: {
+                                part: string;
+                                reason: string;
+                            }[];
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match names the current ETag. No body; Cache-Control, ETag, Vary and the rate-limit headers as the 200 would have them. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     domainNameservers: {
         parameters: {
             query?: {
@@ -13713,6 +14084,363 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
+    emailNetworks: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path: {
+                /** @description Domain name; IDN, trailing dot, scheme and path are accepted and normalized */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            domain: string;
+                            /** @description parts that failed (spf, mx, starttls); the rest stands */
+                            errors: {
+                                /** @description the error code the part would have answered with alone */
+                                code: string;
+                                message: string;
+                                /** @description which part of the answer failed */
+                                part: string;
+                                reason: string | null;
+                                upstream: string | null;
+                            }[];
+                            /** @description most severe first */
+                            findings: {
+                                /** @description the networks, hosts and addresses it is about */
+                                evidence: string[];
+                                /**
+                                 * @description stable id of the finding
+                                 * @enum {string}
+                                 */
+                                id: "email_networks.spf_listed" | "email_networks.mx_listed" | "email_networks.mx_no_starttls" | "email_networks.spf_rpki_invalid" | "email_networks.mx_rpki_invalid" | "email_networks.spf_bogon" | "email_networks.spf_large_network" | "email_networks.mx_no_fcrdns" | "email_networks.spf_unannounced";
+                                message: string;
+                                /** @enum {string} */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                            }[];
+                            /** @description one row per MX host and address */
+                            mx: {
+                                address: string;
+                                blocklist: {
+                                    /** @description the address asked about */
+                                    address: string;
+                                    /** @description lists that did not answer */
+                                    errors: number;
+                                    /** @description some list lists it; null when every list failed */
+                                    listed: boolean | null;
+                                    /** @description the lists that list it */
+                                    lists: string[];
+                                    /** @description true: the network is larger than one address and only its first address was asked (DNSBLs answer per address) */
+                                    sampled: boolean;
+                                } | null;
+                                /** @description not globally reachable (IANA special-purpose registries) */
+                                bogon: boolean | null;
+                                errors: {
+                                    /** @description the error code the part would have answered with alone */
+                                    code: string;
+                                    message: string;
+                                    /** @description which part of the answer failed */
+                                    part: string;
+                                    reason: string | null;
+                                    upstream: string | null;
+                                }[];
+                                /** @description some PTR name resolves back to the address (/api/email/mx); null when not known */
+                                fcrdns: boolean | null;
+                                host: string;
+                                origins: number[];
+                                preference: number;
+                                ptr: string[];
+                                /** @description the announced route covering the (first) address (RIPEstat) */
+                                route: string | null;
+                                /** @description RFC 6811 state of that route: invalid when any origin is, valid when every origin is, else not-found */
+                                rpki: ("valid" | "invalid" | "not-found") | null;
+                                /** @description the STARTTLS probe of the host (INFRALENS_SMTP_PORT, as /api/email/health probes it); null when not probed */
+                                starttls: {
+                                    name_matches: boolean | null;
+                                    protocol: string | null;
+                                    status: string;
+                                    trusted: boolean | null;
+                                } | null;
+                                version: 4 | 6;
+                            }[];
+                            /** @description every network the SPF tree authorizes (ip4, ip6, and the addresses of a and mx terms with their prefix lengths), pass qualifier only */
+                            networks: {
+                                /** @description that object's CIDRs */
+                                allocation: string | null;
+                                blocklist: {
+                                    /** @description the address asked about */
+                                    address: string;
+                                    /** @description lists that did not answer */
+                                    errors: number;
+                                    /** @description some list lists it; null when every list failed */
+                                    listed: boolean | null;
+                                    /** @description the lists that list it */
+                                    lists: string[];
+                                    /** @description true: the network is larger than one address and only its first address was asked (DNSBLs answer per address) */
+                                    sampled: boolean;
+                                } | null;
+                                /** @description not globally reachable (IANA special-purpose registries) */
+                                bogon: boolean | null;
+                                errors: {
+                                    /** @description the error code the part would have answered with alone */
+                                    code: string;
+                                    message: string;
+                                    /** @description which part of the answer failed */
+                                    part: string;
+                                    reason: string | null;
+                                    upstream: string | null;
+                                }[];
+                                /** @description the holder of the RDAP network object covering the first address */
+                                holder: string | null;
+                                /** @description the authorized network, host bits cleared */
+                                network: string;
+                                origins: number[];
+                                prefix_length: number;
+                                /** @description the announced route covering the (first) address (RIPEstat) */
+                                route: string | null;
+                                /** @description RFC 6811 state of that route: invalid when any origin is, valid when every origin is, else not-found */
+                                rpki: ("valid" | "invalid" | "not-found") | null;
+                                /** @description how many addresses it holds (a decimal string: IPv6 sizes pass 2^53) */
+                                size: string;
+                                sources: {
+                                    domain: string;
+                                    /** @description the SPF records from the domain down to the one with the term */
+                                    path: string[];
+                                    term: string;
+                                }[];
+                                version: 4 | 6;
+                            }[];
+                            skipped: {
+                                part: string;
+                                reason: string;
+                            }[];
+                            /** @description the SPF record read (/api/email/spf); null when it could not be */
+                            spf: {
+                                lookups: number;
+                                record: string | null;
+                                status: string;
+                                verdict: string;
+                            } | null;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            domain: string;
+                            /** @description parts that failed (spf, mx, starttls); the rest stands */
+                            errors: {
+                                /** @description the error code the part would have answered with alone */
+                                code: string;
+                                message: string;
+                                /** @description which part of the answer failed */
+                                part: string;
+                                reason: string | null;
+                                upstream: string | null;
+                            }[];
+                            /** @description most severe first */
+                            findings: {
+                                /** @description the networks, hosts and addresses it is about */
+                                evidence: string[];
+                                /**
+                                 * @description stable id of the finding
+                                 * @enum {string}
+                                 */
+                                id: "email_networks.spf_listed" | "email_networks.mx_listed" | "email_networks.mx_no_starttls" | "email_networks.spf_rpki_invalid" | "email_networks.mx_rpki_invalid" | "email_networks.spf_bogon" | "email_networks.spf_large_network" | "email_networks.mx_no_fcrdns" | "email_networks.spf_unannounced";
+                                message: string;
+                                /** @enum {string} */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                            }[];
+                            /** @description one row per MX host and address */
+                            mx: {
+                                address: string;
+                                blocklist: {
+                                    /** @description the address asked about */
+                                    address: string;
+                                    /** @description lists that did not answer */
+                                    errors: number;
+                                    /** @description some list lists it; null when every list failed */
+                                    listed: boolean | null;
+                                    /** @description the lists that list it */
+                                    lists: string[];
+                                    /** @description true: the network is larger than one address and only its first address was asked (DNSBLs answer per address) */
+                                    sampled: boolean;
+                                } | null;
+                                /** @description not globally reachable (IANA special-purpose registries) */
+                                bogon: boolean | null;
+                                errors: {
+                                    /** @description the error code the part would have answered with alone */
+                                    code: string;
+                                    message: string;
+                                    /** @description which part of the answer failed */
+                                    part: string;
+                                    reason: string | null;
+                                    upstream: string | null;
+                                }[];
+                                /** @description some PTR name resolves back to the address (/api/email/mx); null when not known */
+                                fcrdns: boolean | null;
+                                host: string;
+                                origins: number[];
+                                preference: number;
+                                ptr: string[];
+                                /** @description the announced route covering the (first) address (RIPEstat) */
+                                route: string | null;
+                                /** @description RFC 6811 state of that route: invalid when any origin is, valid when every origin is, else not-found */
+                                rpki: ("valid" | "invalid" | "not-found") | null;
+                                /** @description the STARTTLS probe of the host (INFRALENS_SMTP_PORT, as /api/email/health probes it); null when not probed */
+                                starttls: {
+                                    name_matches: boolean | null;
+                                    protocol: string | null;
+                                    status: string;
+                                    trusted: boolean | null;
+                                } | null;
+                                version: 4 | 6;
+                            }[];
+                            /** @description every network the SPF tree authorizes (ip4, ip6, and the addresses of a and mx terms with their prefix lengths), pass qualifier only */
+                            networks: {
+                                /** @description that object's CIDRs */
+                                allocation: string | null;
+                                blocklist: {
+                                    /** @description the address asked about */
+                                    address: string;
+                                    /** @description lists that did not answer */
+                                    errors: number;
+                                    /** @description some list lists it; null when every list failed */
+                                    listed: boolean | null;
+                                    /** @description the lists that list it */
+                                    lists: string[];
+                                    /** @description true: the network is larger than one address and only its first address was asked (DNSBLs answer per address) */
+                                    sampled: boolean;
+                                } | null;
+                                /** @description not globally reachable (IANA special-purpose registries) */
+                                bogon: boolean | null;
+                                errors: {
+                                    /** @description the error code the part would have answered with alone */
+                                    code: string;
+                                    message: string;
+                                    /** @description which part of the answer failed */
+                                    part: string;
+                                    reason: string | null;
+                                    upstream: string | null;
+                                }[];
+                                /** @description the holder of the RDAP network object covering the first address */
+                                holder: string | null;
+                                /** @description the authorized network, host bits cleared */
+                                network: string;
+                                origins: number[];
+                                prefix_length: number;
+                                /** @description the announced route covering the (first) address (RIPEstat) */
+                                route: string | null;
+                                /** @description RFC 6811 state of that route: invalid when any origin is, valid when every origin is, else not-found */
+                                rpki: ("valid" | "invalid" | "not-found") | null;
+                                /** @description how many addresses it holds (a decimal string: IPv6 sizes pass 2^53) */
+                                size: string;
+                                sources: {
+                                    domain: string;
+                                    /** @description the SPF records from the domain down to the one with the term */
+                                    path: string[];
+                                    term: string;
+                                }[];
+                                version: 4 | 6;
+                            }[];
+                            skipped: {
+                                part: string;
+                                reason: string;
+                            }[];
+                            /** @description the SPF record read (/api/email/spf); null when it could not be */
+                            spf: {
+                                lookups: number;
+                                record: string | null;
+                                status: string;
+                                verdict: string;
+                            } | null;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match names the current ETag. No body; Cache-Control, ETag, Vary and the rate-limit headers as the 200 would have them. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     emailSpf: {
         parameters: {
             query?: {
@@ -14933,6 +15661,8 @@ export interface operations {
                 offset?: components["parameters"]["offset"];
                 /** @description Sort direction */
                 order?: components["parameters"]["order"];
+                /** @description also check the route's origin AS(es) against the allocation's RDAP registration and the VRPs (origin_check) */
+                origin_check?: "0" | "1" | "true" | "false" | "yes" | "no";
                 /** @description Indent JSON output by 2 spaces */
                 pretty?: components["parameters"]["pretty"];
                 /** @description Dotted key to sort the endpoint's lists by */
@@ -15023,6 +15753,29 @@ export interface operations {
                                 upstream: string | null;
                             }[];
                             ip: string;
+                            /** @description with ?origin_check=true: the covering route's origins against its registration and the VRPs (/api/network/route-origin of the route); null when not asked or not routed */
+                            origin_check: {
+                                findings: {
+                                    /** @description the facts the finding stands on, each naming its source (BGP, RDAP, VRP) */
+                                    evidence: string[];
+                                    /**
+                                     * @description stable id of the finding
+                                     * @enum {string}
+                                     */
+                                    id: "route_origin.rpki_invalid" | "route_origin.unregistered_origin" | "route_origin.foreign_holder" | "route_origin.foreign_more_specific" | "route_origin.multi_origin" | "route_origin.unannounced";
+                                    message: string;
+                                    /** @enum {string} */
+                                    severity: "critical" | "high" | "medium" | "low" | "info";
+                                }[];
+                                origins: {
+                                    asn: number;
+                                    /** @enum {string} */
+                                    verdict: "consistent" | "mismatch" | "unknown";
+                                }[];
+                                route: string | null;
+                                /** @enum {string} */
+                                verdict: "consistent" | "mismatch" | "unknown" | "unannounced";
+                            } | null;
                             reverse_dns: {
                                 fcrdns: boolean;
                                 names: {
@@ -15125,6 +15878,29 @@ export interface operations {
                                 upstream: string | null;
                             }[];
                             ip: string;
+                            /** @description with ?origin_check=true: the covering route's origins against its registration and the VRPs (/api/network/route-origin of the route); null when not asked or not routed */
+                            origin_check: {
+                                findings: {
+                                    /** @description the facts the finding stands on, each naming its source (BGP, RDAP, VRP) */
+                                    evidence: string[];
+                                    /**
+                                     * @description stable id of the finding
+                                     * @enum {string}
+                                     */
+                                    id: "route_origin.rpki_invalid" | "route_origin.unregistered_origin" | "route_origin.foreign_holder" | "route_origin.foreign_more_specific" | "route_origin.multi_origin" | "route_origin.unannounced";
+                                    message: string;
+                                    /** @enum {string} */
+                                    severity: "critical" | "high" | "medium" | "low" | "info";
+                                }[];
+                                origins: {
+                                    asn: number;
+                                    /** @enum {string} */
+                                    verdict: "consistent" | "mismatch" | "unknown";
+                                }[];
+                                route: string | null;
+                                /** @enum {string} */
+                                verdict: "consistent" | "mismatch" | "unknown" | "unannounced";
+                            } | null;
                             reverse_dns: {
                                 fcrdns: boolean;
                                 names: {
@@ -15156,6 +15932,267 @@ export interface operations {
                                 prefix: string;
                             }[];
                             version: 4 | 6;
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match names the current ETag. No body; Cache-Control, ETag, Vary and the rate-limit headers as the 200 would have them. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["UpstreamError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    networkRouteOrigin: {
+        parameters: {
+            query?: {
+                /** @description Drop meta and links */
+                compact?: components["parameters"]["compact"];
+                /** @description Comma-separated dotted paths of data to remove */
+                exclude?: components["parameters"]["exclude"];
+                /** @description Comma-separated dotted paths of data to keep */
+                fields?: components["parameters"]["fields"];
+                /** @description Serialization of the response */
+                format?: components["parameters"]["format"];
+                /** @description Explicitly include or drop links (wins over compact) */
+                include_links?: components["parameters"]["include_links"];
+                /** @description Explicitly include or drop meta (wins over compact) */
+                include_meta?: components["parameters"]["include_meta"];
+                /** @description Items per list (1-1000) */
+                limit?: components["parameters"]["limit"];
+                /** @description Items to skip in each list */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction */
+                order?: components["parameters"]["order"];
+                /** @description Indent JSON output by 2 spaces */
+                pretty?: components["parameters"]["pretty"];
+                /** @description Dotted key to sort the endpoint's lists by */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path: {
+                /** @description CIDR block, IPv4 or IPv6 (host bits allowed); the "/" may be sent as %2F */
+                prefix: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the RDAP network object covering the prefix (/api/whois/ip of its first address); null when unknown */
+                            allocation: {
+                                cidrs: string[];
+                                handle: string | null;
+                                holder: {
+                                    handle: string | null;
+                                    name: string | null;
+                                } | null;
+                                name: string | null;
+                                /** @description origin ASNs registered for the allocation (ARIN originAS); empty when the registry publishes none */
+                                origin_asns: number[];
+                                registry: string | null;
+                            } | null;
+                            /** @description the prefix itself is announced; null when BGP could not be asked */
+                            announced: boolean | null;
+                            /** @description parts that failed (bgp, registration, rpki, as_holder AS<n>); the rest of the answer stands */
+                            errors: {
+                                /** @description the error code the part would have answered with alone */
+                                code: string;
+                                message: string;
+                                /** @description which part of the answer failed */
+                                part: string;
+                                reason: string | null;
+                                upstream: string | null;
+                            }[];
+                            /** @description most severe first */
+                            findings: {
+                                /** @description the facts the finding stands on, each naming its source (BGP, RDAP, VRP) */
+                                evidence: string[];
+                                /**
+                                 * @description stable id of the finding
+                                 * @enum {string}
+                                 */
+                                id: "route_origin.rpki_invalid" | "route_origin.unregistered_origin" | "route_origin.foreign_holder" | "route_origin.foreign_more_specific" | "route_origin.multi_origin" | "route_origin.unannounced";
+                                message: string;
+                                /** @enum {string} */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                            }[];
+                            /** @description more specific routes inside the prefix (RIPEstat routing-status) */
+                            more_specifics: {
+                                /** @description announced by an origin of the route or a registered origin of the allocation */
+                                known_origin: boolean;
+                                origin: number | null;
+                                prefix: string;
+                            }[];
+                            /** @description one row per BGP origin AS of the route */
+                            origins: {
+                                /** @description the holder of the AS number's registration (RDAP autnum); null when it could not be asked */
+                                as_holder: {
+                                    handle: string | null;
+                                    name: string | null;
+                                } | null;
+                                /** @description the AS name BGP data shows (RIPEstat) */
+                                as_name: string | null;
+                                asn: number;
+                                /** @description the allocation's registered origin ASNs (ARIN originAS, RDAP arin_originas0) name this AS; null when the allocation lists none */
+                                registered_origin: boolean | null;
+                                /** @description RFC 6811 state of (route, AS) against the loaded VRP set; null when not known */
+                                rpki: ("valid" | "invalid" | "not-found") | null;
+                                rpki_reason: ("as" | "length") | null;
+                                /** @description the AS and the address allocation are registered to one organization (same handle, or the same name); null when either holder is unknown */
+                                same_holder: boolean | null;
+                                /**
+                                 * @description consistent: RPKI valid, or a registered origin, or the same holder, and nothing says otherwise; mismatch: RPKI invalid, or an origin the allocation does not register, or another holder with no RPKI or registration vouching for it; unknown: not enough is known
+                                 * @enum {string}
+                                 */
+                                verdict: "consistent" | "mismatch" | "unknown";
+                                /** @description the VRPs covering the route, as "prefix maxLength AS" */
+                                vrps: string[];
+                            }[];
+                            /** @description the prefix asked about, host bits cleared */
+                            prefix: string;
+                            /** @description the route whose origins are checked: the prefix itself when announced, else the covering route; null when neither is known */
+                            route: string | null;
+                            /**
+                             * @description mismatch when any origin row or more specific is one; consistent when every origin is; unannounced when no route carries the prefix
+                             * @enum {string}
+                             */
+                            verdict: "consistent" | "mismatch" | "unknown" | "unannounced";
+                        };
+                        links?: components["schemas"]["Links"];
+                        meta?: components["schemas"]["Meta"];
+                        /** @description ULID */
+                        request_id: string;
+                        /** @constant */
+                        success: true;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                    "application/xml": string;
+                    "application/yaml": {
+                        data: {
+                            /** @description the RDAP network object covering the prefix (/api/whois/ip of its first address); null when unknown */
+                            allocation: {
+                                cidrs: string[];
+                                handle: string | null;
+                                holder: {
+                                    handle: string | null;
+                                    name: string | null;
+                                } | null;
+                                name: string | null;
+                                /** @description origin ASNs registered for the allocation (ARIN originAS); empty when the registry publishes none */
+                                origin_asns: number[];
+                                registry: string | null;
+                            } | null;
+                            /** @description the prefix itself is announced; null when BGP could not be asked */
+                            announced: boolean | null;
+                            /** @description parts that failed (bgp, registration, rpki, as_holder AS<n>); the rest of the answer stands */
+                            errors: {
+                                /** @description the error code the part would have answered with alone */
+                                code: string;
+                                message: string;
+                                /** @description which part of the answer failed */
+                                part: string;
+                                reason: string | null;
+                                upstream: string | null;
+                            }[];
+                            /** @description most severe first */
+                            findings: {
+                                /** @description the facts the finding stands on, each naming its source (BGP, RDAP, VRP) */
+                                evidence: string[];
+                                /**
+                                 * @description stable id of the finding
+                                 * @enum {string}
+                                 */
+                                id: "route_origin.rpki_invalid" | "route_origin.unregistered_origin" | "route_origin.foreign_holder" | "route_origin.foreign_more_specific" | "route_origin.multi_origin" | "route_origin.unannounced";
+                                message: string;
+                                /** @enum {string} */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                            }[];
+                            /** @description more specific routes inside the prefix (RIPEstat routing-status) */
+                            more_specifics: {
+                                /** @description announced by an origin of the route or a registered origin of the allocation */
+                                known_origin: boolean;
+                                origin: number | null;
+                                prefix: string;
+                            }[];
+                            /** @description one row per BGP origin AS of the route */
+                            origins: {
+                                /** @description the holder of the AS number's registration (RDAP autnum); null when it could not be asked */
+                                as_holder: {
+                                    handle: string | null;
+                                    name: string | null;
+                                } | null;
+                                /** @description the AS name BGP data shows (RIPEstat) */
+                                as_name: string | null;
+                                asn: number;
+                                /** @description the allocation's registered origin ASNs (ARIN originAS, RDAP arin_originas0) name this AS; null when the allocation lists none */
+                                registered_origin: boolean | null;
+                                /** @description RFC 6811 state of (route, AS) against the loaded VRP set; null when not known */
+                                rpki: ("valid" | "invalid" | "not-found") | null;
+                                rpki_reason: ("as" | "length") | null;
+                                /** @description the AS and the address allocation are registered to one organization (same handle, or the same name); null when either holder is unknown */
+                                same_holder: boolean | null;
+                                /**
+                                 * @description consistent: RPKI valid, or a registered origin, or the same holder, and nothing says otherwise; mismatch: RPKI invalid, or an origin the allocation does not register, or another holder with no RPKI or registration vouching for it; unknown: not enough is known
+                                 * @enum {string}
+                                 */
+                                verdict: "consistent" | "mismatch" | "unknown";
+                                /** @description the VRPs covering the route, as "prefix maxLength AS" */
+                                vrps: string[];
+                            }[];
+                            /** @description the prefix asked about, host bits cleared */
+                            prefix: string;
+                            /** @description the route whose origins are checked: the prefix itself when announced, else the covering route; null when neither is known */
+                            route: string | null;
+                            /**
+                             * @description mismatch when any origin row or more specific is one; consistent when every origin is; unannounced when no route carries the prefix
+                             * @enum {string}
+                             */
+                            verdict: "consistent" | "mismatch" | "unknown" | "unannounced";
                         };
                         links?: components["schemas"]["Links"];
                         meta?: components["schemas"]["Meta"];
@@ -15565,6 +16602,84 @@ export interface operations {
                                     /** @description Weight of the area in the overall score */
                                     weight: number;
                                 };
+                                /** @description weight 5 */
+                                issuance: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 10 */
+                                network: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
                                 /** @description weight 10 */
                                 registration: {
                                     /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
@@ -15604,7 +16719,7 @@ export interface operations {
                                     /** @description Weight of the area in the overall score */
                                     weight: number;
                                 };
-                                /** @description weight 20 */
+                                /** @description weight 15 */
                                 tls: {
                                     /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
                                     error: {
@@ -15643,7 +16758,7 @@ export interface operations {
                                     /** @description Weight of the area in the overall score */
                                     weight: number;
                                 };
-                                /** @description weight 20 */
+                                /** @description weight 10 */
                                 web: {
                                     /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
                                     error: {
@@ -15689,7 +16804,7 @@ export interface operations {
                             /** @description The most severe findings of all areas, most severe first (at most 25; findings_total counts all) */
                             findings: {
                                 /** @enum {string} */
-                                area: "dns" | "delegation" | "dnssec" | "email" | "tls" | "web" | "registration";
+                                area: "dns" | "delegation" | "dnssec" | "email" | "tls" | "web" | "registration" | "network" | "issuance";
                                 fix: string | null;
                                 /** @description The part's own stable id (e.g. spf.missing, hsts.missing, certificate_expired) */
                                 id: string;
@@ -15889,6 +17004,84 @@ export interface operations {
                                     /** @description Weight of the area in the overall score */
                                     weight: number;
                                 };
+                                /** @description weight 5 */
+                                issuance: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
+                                /** @description weight 10 */
+                                network: {
+                                    /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                        upstream: string | null;
+                                    } | null;
+                                    /** @description How many findings the area contributed */
+                                    findings: number;
+                                    /** @description The part's own grade where it has one (email, TLS, web) */
+                                    grade: string | null;
+                                    /** @description Why the area was skipped */
+                                    reason: string | null;
+                                    /** @description 0-100; null when the area failed, was skipped or cannot be scored (DNSSEC indeterminate) */
+                                    score: number | null;
+                                    /** @description The endpoints the area asked */
+                                    sources: {
+                                        /** @description Whether the part came from the shared cache */
+                                        cache: ("hit" | "miss") | null;
+                                        endpoint: string;
+                                        /** @description A stale cached answer stood in for a failing upstream */
+                                        stale: boolean;
+                                        /** @enum {string} */
+                                        status: "ok" | "failed";
+                                        /** @description Seconds the part's answer stays fresh */
+                                        ttl: number | null;
+                                        /** @description The endpoint's own route for this input: the full answer */
+                                        url: string;
+                                    }[];
+                                    /**
+                                     * @description ok: the part answered; failed: it did not (see error); skipped: it does not apply (see reason)
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "failed" | "skipped";
+                                    summary: string | null;
+                                    /** @description Weight of the area in the overall score */
+                                    weight: number;
+                                };
                                 /** @description weight 10 */
                                 registration: {
                                     /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
@@ -15928,7 +17121,7 @@ export interface operations {
                                     /** @description Weight of the area in the overall score */
                                     weight: number;
                                 };
-                                /** @description weight 20 */
+                                /** @description weight 15 */
                                 tls: {
                                     /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
                                     error: {
@@ -15967,7 +17160,7 @@ export interface operations {
                                     /** @description Weight of the area in the overall score */
                                     weight: number;
                                 };
-                                /** @description weight 20 */
+                                /** @description weight 10 */
                                 web: {
                                     /** @description Why the area failed: the part's error code and message (timeout: the part's own deadline passed) */
                                     error: {
@@ -16013,7 +17206,7 @@ export interface operations {
                             /** @description The most severe findings of all areas, most severe first (at most 25; findings_total counts all) */
                             findings: {
                                 /** @enum {string} */
-                                area: "dns" | "delegation" | "dnssec" | "email" | "tls" | "web" | "registration";
+                                area: "dns" | "delegation" | "dnssec" | "email" | "tls" | "web" | "registration" | "network" | "issuance";
                                 fix: string | null;
                                 /** @description The part's own stable id (e.g. spf.missing, hsts.missing, certificate_expired) */
                                 id: string;

@@ -143,18 +143,18 @@ describe('email area with DANE', () => {
     ({ domain: 'x.test', status, score: null, mx: { status: 'answer', implicit: false, null_mx: false, hosts: [], dnssec: null }, hosts: [], findings: findings.map((f) => ({ ...f, message: f.id, fix: null, zonemaster: null, servers: [] })) }) as EmailDane
 
   it('DANE not used: health\'s score and grade, no finding for it, said in the summary', () => {
-    const answer = emailAnswer(health, dane('not_used', [{ id: 'dane.not_used', severity: 'info' }]))
+    const answer = emailAnswer(health, null, dane('not_used', [{ id: 'dane.not_used', severity: 'info' }]))
     expect(answer).toMatchObject({ score: 95, grade: 'A', findings: [] })
     expect(answer.summary).toMatch(/, DANE not used$/)
   })
 
   it('DANE failing: its findings join the area and cost their points; the grade follows the score', () => {
-    const answer = emailAnswer(health, dane('failing', [{ id: 'dane.mismatch', severity: 'critical' }]))
+    const answer = emailAnswer(health, null, dane('failing', [{ id: 'dane.mismatch', severity: 'critical' }]))
     expect(answer).toMatchObject({ score: 45, grade: 'F', findings: [{ area: 'email', id: 'dane.mismatch', severity: 'critical' }] })
-    expect(emailAnswer(health, dane('valid', []))).toMatchObject({ score: 95, grade: 'A' })
+    expect(emailAnswer(health, null, dane('valid', []))).toMatchObject({ score: 95, grade: 'A' })
   })
 
   it('DANE not checked: health stands, the summary says why', () => {
-    expect(emailAnswer(health, { error: 'timeout' })).toMatchObject({ score: 95, grade: 'A', summary: expect.stringMatching(/DANE not checked \(timeout\)$/) })
+    expect(emailAnswer(health, null, { error: 'timeout' })).toMatchObject({ score: 95, grade: 'A', summary: expect.stringMatching(/DANE not checked \(timeout\)$/) })
   })
 })

@@ -8,7 +8,7 @@ import { z } from 'zod'
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const
 export type Severity = (typeof SEVERITIES)[number]
 
-export const AREAS = ['dns', 'delegation', 'dnssec', 'email', 'tls', 'web', 'registration'] as const
+export const AREAS = ['dns', 'delegation', 'dnssec', 'email', 'tls', 'web', 'registration', 'network', 'issuance'] as const
 export type Area = (typeof AREAS)[number]
 
 export interface ReportFinding {

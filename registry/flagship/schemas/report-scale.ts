@@ -4,9 +4,9 @@ import type { Area } from './report-findings.ts'
 // published in the answer (each area's weight, the grade scale), so part of the
 // contract; plugins/report/scoring.ts does the arithmetic.
 
-// DNS and delegation together weigh what DNS alone did (20 with DNSSEC's 10 beside);
-// TLS gave 5 to make room for delegation (issue 23).
-export const WEIGHTS: Readonly<Record<Area, number>> = { dns: 10, delegation: 10, dnssec: 10, email: 20, tls: 20, web: 20, registration: 10 }
+// Nine areas (issues 23 and 25): delegation health beside DNS, the network
+// dependencies and certificate issuance beside TLS; TLS and web gave 5 and 10.
+export const WEIGHTS: Readonly<Record<Area, number>> = { dns: 10, delegation: 10, dnssec: 10, email: 20, tls: 15, web: 10, registration: 10, network: 10, issuance: 5 }
 
 export const GRADES = ['A+', 'A', 'B', 'C', 'D', 'F'] as const
 export type Grade = (typeof GRADES)[number]

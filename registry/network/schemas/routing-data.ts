@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { AsnRegistrationData } from '../../domain/schemas/rdap-data.ts'
+import { IntelligenceOriginCheck } from './route-origin-findings.ts'
 
 // Shapes of the routing endpoints' data (OpenAPI and tests): /api/asn,
 // /api/bgp/prefix, /api/bgp/asn, /api/rpki, /api/network/intelligence.
@@ -197,6 +198,7 @@ export const IntelligenceData = z.object({
     basis: z.string().meta({ description: 'how the flag is decided; false means "not on the list", not proven unicast' }),
   }),
   routed: z.boolean().nullable().meta({ description: 'a BGP route covers the IP (null when BGP could not be asked)' }),
+  origin_check: IntelligenceOriginCheck,
   errors: z.array(PartErrorData),
   skipped: z.array(z.object({ part: z.string(), reason: z.string() })).meta({ description: 'parts not attempted (e.g. BGP for a private address)' }),
 })
