@@ -27,11 +27,11 @@ export interface EndpointShaper {
 
 export function defineShaper(endpoint: AnyEndpoint): EndpointShaper {
   const listPaths = compileListPaths(endpoint.lists)
-  // The data schema's field names, for fields=/exclude= typos; compiled on first use.
+  // The data schema's field names, for fields=/exclude=/sort= typos; compiled on first use.
   let fieldTree: FieldTree | undefined
   const fieldsOf = () => (fieldTree ??= compileFieldTree(endpoint.data))
   const shaper = ((data: unknown, controls: Controls): Shaped =>
-    hasShaping(controls) ? shape(data, listPaths, controls, controls.fields || controls.exclude ? fieldsOf() : undefined) : { data, pagination: undefined }) as EndpointShaper
+    hasShaping(controls) ? shape(data, listPaths, controls, controls.fields || controls.exclude || controls.sort ? fieldsOf() : undefined) : { data, pagination: undefined }) as EndpointShaper
 
   const streamPath = endpoint.stream === undefined ? undefined : endpoint.stream.split('.')
   shaper.line = (controls) => {

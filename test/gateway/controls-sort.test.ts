@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { addressSortKey } from '../../runtime/address-sort-key.ts'
 import type { Controls } from '../../runtime/controls.ts'
 import { shape } from '../../runtime/shape.ts'
+import { compileFieldTree } from '../../runtime/field-tree.ts'
+import { z } from 'zod'
 
 // sort= over IP addresses and prefixes: address order (family, address bytes,
 // prefix length), decided per list by the shaping code for any endpoint; other
@@ -82,5 +84,27 @@ describe('sort by an IP/CIDR-valued key', () => {
       }),
       { numRuns: 300 },
     )
+  })
+})
+
+describe('sort= over several lists, some of them empty', () => {
+  // The shape of /api/network/route-origin for an unannounced prefix: no origins, one finding.
+  const schema = z.object({
+    origins: z.array(z.object({ asn: z.number(), as_name: z.string() })),
+    findings: z.array(z.object({ id: z.string(), severity: z.string() })),
+  })
+  const fields = compileFieldTree(schema)
+  const lists = [['origins'], ['findings']]
+  const data = { origins: [], findings: [{ id: 'route_origin.unannounced', severity: 'info' }] }
+
+  it('a key the schema gives an empty list\'s items sorts nothing and is no error', () => {
+    expect(shape(data, lists, controls('as_name'), fields).data).toEqual(data)
+    expect(shape(data, lists, controls('severity', 'desc'), fields).data).toEqual(data)
+  })
+
+  it('a key no list has, in the data or the schema, is still a 400 naming the sortable fields', () => {
+    expect(() => shape(data, lists, controls('asname'), fields)).toThrow(/Cannot sort by "asname": no item has that field\. Sortable fields: id, severity\./)
+    // Without the schema (a caller that has none), the data alone decides, as before.
+    expect(() => shape(data, lists, controls('as_name'))).toThrow(/Cannot sort by "as_name"/)
   })
 })
