@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from '../../runtime/app.ts'
 import { DEPENDENCY_FINDING_IDS } from '../../registry/domain/schemas/dependencies-data.ts'
 import type { TestApp } from '../support/app.ts'
+import { documentedAnswer, maxAge } from '../support/documented-answer.ts'
 import { startTestApp } from '../support/app.ts'
 import type { FakeRipestat } from '../support/fake-ripestat.ts'
 import { startFakeRipestat } from '../support/fake-ripestat.ts'
@@ -133,15 +134,7 @@ afterEach(() => {
   dns.resolver.setFault(null)
 })
 
-const schema = () => app.endpoints.find((e) => e.name === 'domain.dependencies')!.data
-async function answer(path: string) {
-  const res = await app.json(path)
-  expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(200)
-  // parse() drops undocumented members: equal means the answer is exactly the documented shape.
-  expect(schema().parse(res.body.data)).toEqual(res.body.data)
-  return res
-}
-const maxAge = (headers: Headers) => Number(/max-age=(\d+)/.exec(headers.get('cache-control') ?? '')?.[1] ?? -1)
+const answer = documentedAnswer(() => app, 'domain.dependencies')
 type Row = Record<string, any>
 const rowOf = (rows: Row[], address: string) => rows.find((r) => r.address === address)!
 const ids = (d: Row) => d.findings.map((f: Row) => f.id)

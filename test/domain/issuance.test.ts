@@ -6,6 +6,7 @@ import { ISSUANCE_FINDING_IDS } from '../../registry/domain/schemas/issuance-dat
 import { authorize, caaSet, climb, issuerDomain } from '../../plugins/domain/issuance/caa-set.ts'
 import { caOf } from '../../plugins/domain/issuance/ca-identifiers.ts'
 import type { TestApp } from '../support/app.ts'
+import { documentedAnswer, maxAge } from '../support/documented-answer.ts'
 import { startTestApp } from '../support/app.ts'
 import type { FakeCrtsh } from '../support/fake-crtsh.ts'
 import { startFakeCrtsh } from '../support/fake-crtsh.ts'
@@ -123,14 +124,7 @@ afterEach(() => {
   dns.resolver.setFault(null)
 })
 
-const schema = () => app.endpoints.find((e) => e.name === 'domain.issuance')!.data
-async function answer(path: string) {
-  const res = await app.json(path)
-  expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(200)
-  expect(schema().parse(res.body.data)).toEqual(res.body.data)
-  return res
-}
-const maxAge = (headers: Headers) => Number(/max-age=(\d+)/.exec(headers.get('cache-control') ?? '')?.[1] ?? -1)
+const answer = documentedAnswer(() => app, 'domain.issuance')
 type Json = Record<string, any>
 const ids = (d: Json) => d.findings.map((f: Json) => f.id)
 

@@ -6,6 +6,7 @@ import { EMAIL_NETWORK_FINDING_IDS } from '../../registry/email/schemas/networks
 import { networkFindings } from '../../plugins/email/networks/findings.ts'
 import { networkOf } from '../../plugins/email/networks/spf-networks.ts'
 import type { TestApp } from '../support/app.ts'
+import { documentedAnswer, maxAge } from '../support/documented-answer.ts'
 import { startTestApp } from '../support/app.ts'
 import type { TestCa } from '../support/certs.ts'
 import { createTestCa } from '../support/certs.ts'
@@ -122,14 +123,7 @@ afterEach(() => {
   dns.resolver.setFault(null)
 })
 
-const schema = () => app.endpoints.find((e) => e.name === 'email.networks')!.data
-async function answer(path: string) {
-  const res = await app.json(path)
-  expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(200)
-  expect(schema().parse(res.body.data)).toEqual(res.body.data)
-  return res
-}
-const maxAge = (headers: Headers) => Number(/max-age=(\d+)/.exec(headers.get('cache-control') ?? '')?.[1] ?? -1)
+const answer = documentedAnswer(() => app, 'email.networks')
 type Json = Record<string, any>
 const ids = (d: Json) => d.findings.map((f: Json) => f.id)
 const net = (d: Json, network: string) => d.networks.find((n: Json) => n.network === network)
