@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The date-sensitive tests under a clock moved far ahead and back (libfaketime,
 # Debian's faketime package): ages, days left, certificate and OCSP validity,
-# RDAP expiry, VRP expiry, DNSSEC validity windows, recorded examples. No expected
+# RDAP expiry, VRP expiry, DNSSEC validity windows, recorded examples, CT certificates'
+# expiry (issuance), stale DS and TLSA over signed zones (delegation, DANE). No expected
 # value of theirs may come from the wall clock, so they pass on any date.
 #
 #   scripts/test-dates.sh                    +400 days, +3 years, -1 year
@@ -19,6 +20,7 @@ TESTS=(
   test/gateway/memory-windows.test.ts test/gateway/envelope.test.ts
   test/tls test/rdap test/routing test/dnssec test/report test/security test/email
   test/utilities test/network test/web test/dns-endpoints test/e2e/dnssec-interop.test.ts
+  test/domain test/delegation test/dane
 )
 OFFSETS=("$@")
 [ ${#OFFSETS[@]} -gt 0 ] || OFFSETS=('+400d' '+3y' '-1y')
