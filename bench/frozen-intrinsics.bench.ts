@@ -11,8 +11,9 @@ import { freezeIntrinsics, intrinsicsFrozen } from '../runtime/harden.ts'
 //   none    nothing frozen;
 //   freeze  Object.freeze on every prototype harden.ts locks (the way it was done
 //           until 2026-11-26);
-//   locked  freezeIntrinsics() as the service runs it (properties read-only one
-//           by one, typed-array prototypes sealed, RegExp.prototype untouched).
+//   locked  freezeIntrinsics() as the service runs it (Object.prototype's
+//           properties read-only one by one, the other prototypes frozen but the
+//           typed-array ones, which are sealed, and RegExp.prototype, untouched).
 // CPU ms of the measured round (the last of --rounds), medians over the rounds of
 // processes. Prints one JSON report.
 

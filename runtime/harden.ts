@@ -14,22 +14,22 @@
 // with them frozen (test/hardening/frozen-intrinsics.test.ts). The CPU pool's workers freeze their own
 // realm the same way once set up (runtime/cpu/worker.ts).
 
-// How: each prototype's own properties are made read-only and non-configurable
-// one by one, then the object non-extensible; Object.isFrozen is then true, as
-// after Object.freeze. Not Object.freeze itself: measured on Node 20 (V8 11.3),
-// Object.freeze(Object.prototype) makes every element store into a Buffer or
-// Uint8Array take V8's slow path (20x per store in a loop), which locking the
-// properties one by one does not (bench/RESULTS.md, "Frozen intrinsics and typed
-// arrays"). The typed-array prototypes are only sealed (nothing added or
-// removed; their methods stay writable): any read-only property on them, frozen
-// or locked, slows those stores 6-60x, and a pollution gadget cannot reach them
-// from parsed input, which has no typed arrays. RegExp.prototype is left as it is:
-// V8 runs split, replace and match on its fast path only while that prototype is
-// untouched (even Object.preventExtensions on it made split(/\r?\n/) of a 100k-line
-// body ~20x slower), and no parsed value is a RegExp either.
+// How: Object.freeze for every prototype but three. Measured on Node 20 (V8 11.3,
+// bench/frozen-intrinsics.bench.ts): Object.freeze(Object.prototype) makes every
+// element store into a Buffer or Uint8Array take V8's slow path (~20x per store in
+// a loop), so Object.prototype has its properties made read-only and
+// non-configurable one by one, then is made non-extensible (Object.isFrozen is
+// true, as after freeze; locking every prototype that way measured slower on the
+// request pipeline than freezing them, bench/RESULTS.md). The typed-array
+// prototypes are only sealed (nothing added or removed; their methods stay
+// writable): any read-only property on them slows those stores 6-60x, and a
+// pollution gadget cannot reach them from parsed input, which has no typed arrays.
+// RegExp.prototype is left as it is: V8 runs split, replace and match on its fast
+// path only while that prototype is untouched (even Object.preventExtensions on it
+// made split(/\r?\n/) of a 100k-line body ~20x slower), and no parsed value is a
+// RegExp either.
 
-const LOCKED: readonly object[] = [
-  Object.prototype,
+const FROZEN: readonly object[] = [
   Array.prototype,
   Function.prototype,
   String.prototype,
@@ -60,13 +60,14 @@ function lock(prototype: object): void {
   Object.preventExtensions(prototype)
 }
 
-/** Locks the built-in prototypes, seals the typed-array ones (idempotent). */
+/** Freezes the built-in prototypes (Object.prototype property by property), seals the typed-array ones (idempotent). */
 export function freezeIntrinsics(): void {
-  for (const prototype of LOCKED) lock(prototype)
+  lock(Object.prototype)
+  for (const prototype of FROZEN) Object.freeze(prototype)
   for (const prototype of SEALED) Object.seal(prototype)
 }
 
-/** Whether they are locked (for /api/ready's operators and the tests). */
+/** Whether they are frozen (for /api/ready's operators and the tests). */
 export function intrinsicsFrozen(): boolean {
-  return LOCKED.every((p) => Object.isFrozen(p)) && SEALED.every((p) => Object.isSealed(p))
+  return Object.isFrozen(Object.prototype) && FROZEN.every((p) => Object.isFrozen(p)) && SEALED.every((p) => Object.isSealed(p))
 }
