@@ -65,7 +65,7 @@ describe('the per-type endpoints on the loopback resolver', () => {
       ['ds', 'example.com', 'DS', { key_tag: 61212, algorithm: 13, digest_type: 2 }],
       ['dnskey', 'example.com', 'DNSKEY', { key_tag: 61212, secure_entry_point: true }],
       ['soa', 'example.com', 'SOA', { mname: 'ns.icann.org', serial: 2026112201 }],
-      ['ptr', '8.8.8.8', 'PTR', { name: '8.8.8.8.in-addr.arpa', target: 'dns.google' }],
+      ['ptr', '192.0.2.1', 'PTR', { name: '1.2.0.192.in-addr.arpa', target: 'host.infralens.test' }],
     ]
     for (const [endpoint, name, type, fields] of cases) {
       const res = await t.json(`/api/dns/${endpoint}/${name}`)
@@ -76,7 +76,7 @@ describe('the per-type endpoints on the loopback resolver', () => {
   })
 
   it('ptr: an address or a reverse name, nothing else', async () => {
-    expect((await t.json('/api/dns/ptr/8.8.8.8.in-addr.arpa')).body.data.records[0].target).toBe('dns.google')
+    expect((await t.json('/api/dns/ptr/1.2.0.192.in-addr.arpa')).body.data.records[0].target).toBe('host.infralens.test')
     const bad = await t.json('/api/dns/ptr/not..a.name')
     expect(bad.status).toBe(400)
     expect(bad.body.error.message).toContain('give an IP address (192.0.2.1, 2001:db8::1) or its reverse name')
