@@ -6,7 +6,7 @@ import { loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { HERMETIC_ENV } from '../test/support/hermetic-env.ts'
-import { random } from './random-prefixes.ts'
+import { bulkAddresses } from './bulk-addresses.ts'
 import { rpkiClientJson, syntheticVrps } from './rpki.bench.ts'
 
 // npx tsx bench/ip-bulk.bench.ts [--entries 100000] [--rounds 15] [--singles 2000] [--vrps 500000]
@@ -83,27 +83,6 @@ function send(url: string, method: string, body?: Buffer, headers: Record<string
 }
 
 /** The address list: deterministic, public-looking, with some bad lines. */
-function addresses(n: number, seed: number): string[] {
-  // random() gives uint32s; scaled to [0, 1) here. (Until 2026-11-26 they were used
-  // unscaled, so every "address" was four huge numbers: the bench measured 100k
-  // invalid lines, each answered with the reason it is not an address.)
-  const uint32 = random(seed)
-  const next = () => uint32() / 2 ** 32
-  const out: string[] = []
-  for (let i = 0; i < n; i++) {
-    const r = next()
-    if (i % 500 === 499) out.push(`10.0.0.${256 + (i % 100)}`)
-    else if (r < 0.1) {
-      const words = Array.from({ length: 8 }, (_, k) => (k === 0 ? 0x2000 + Math.floor(next() * 0xfff) : Math.floor(next() * 0x10000)).toString(16))
-      out.push(words.join(':'))
-    } else {
-      // Unicast IPv4: first octet 1-223.
-      const a = 1 + Math.floor(next() * 223)
-      out.push(`${a}.${Math.floor(next() * 256)}.${Math.floor(next() * 256)}.${Math.floor(next() * 256)}`)
-    }
-  }
-  return out
-}
 
 /** Health latency from its own process (the client's work must not count as the server's latency). */
 async function sampler(url: string): Promise<void> {
@@ -205,7 +184,7 @@ async function main(): Promise<void> {
   const entries = num('entries', 100_000)
   const rounds = num('rounds', 15)
   const singles = num('singles', 2000)
-  const list = addresses(entries, 20261126)
+  const list = bulkAddresses(entries, 20261126)
   const json = Buffer.from(JSON.stringify(list))
   const text = Buffer.from(`${list.join('\n')}\n`)
   const dir = mkdtempSync(join(tmpdir(), 'ip-bulk-bench-'))

@@ -19,7 +19,7 @@ const MAX_REMEMBERED = 50_000
  * Text that is already JSON (a key with its quotes and colon: `,"asn":`), as the
  * bytes a writer copies. Measured on this box: copying bytes from a Uint8Array
  * runs ~3x faster than charCodeAt over a string, and faster than latin1Write or
- * set() for pieces this short.
+ * set() for pieces of a few bytes (set() wins from ~16: bytes()).
  */
 export function jsonPiece(text: string): Uint8Array {
   return Buffer.from(text, 'utf8')
@@ -28,7 +28,7 @@ export function jsonPiece(text: string): Uint8Array {
 const NULL = jsonPiece('null')
 const TRUE = jsonPiece('true')
 const FALSE = jsonPiece('false')
-/** 0-255 as decimal text: the octets of a dotted quad. */
+/** 0-255 as decimal text (small numbers: prefix lengths, most counts). */
 const OCTETS: readonly Uint8Array[] = Array.from({ length: 256 }, (_, i) => jsonPiece(String(i)))
 const DOT = 0x2e
 
@@ -60,7 +60,7 @@ export class JsonBytes {
     this.#room(n)
     const buffer = this.#buffer
     let pos = this.#pos
-    if (n > 64) {
+    if (n > 16) {
       buffer.set(bytes, pos)
       pos += n
     } else {
@@ -120,15 +120,32 @@ export class JsonBytes {
     this.bytes(b ? TRUE : FALSE)
   }
 
-  /** An IPv4 address (unsigned 32-bit) as a dotted quad, without quotes. */
+  /**
+   * An IPv4 address (unsigned 32-bit) as a dotted quad, without quotes: one
+   * room check and the digits written in place (a bulk answer writes two per
+   * address; seven piece copies each cost ~3x this).
+   */
   ipv4(value: number): void {
-    this.bytes(OCTETS[value >>> 24]!)
-    this.byte(DOT)
-    this.bytes(OCTETS[(value >>> 16) & 0xff]!)
-    this.byte(DOT)
-    this.bytes(OCTETS[(value >>> 8) & 0xff]!)
-    this.byte(DOT)
-    this.bytes(OCTETS[value & 0xff]!)
+    this.#room(15)
+    const buffer = this.#buffer
+    let pos = this.#pos
+    for (let shift = 24; shift >= 0; shift -= 8) {
+      const octet = (value >>> shift) & 0xff
+      if (octet >= 100) {
+        const hundreds = (octet / 100) | 0
+        const rest = octet - hundreds * 100
+        const tens = (rest / 10) | 0
+        buffer[pos++] = 0x30 + hundreds
+        buffer[pos++] = 0x30 + tens
+        buffer[pos++] = 0x30 + rest - tens * 10
+      } else if (octet >= 10) {
+        const tens = (octet / 10) | 0
+        buffer[pos++] = 0x30 + tens
+        buffer[pos++] = 0x30 + octet - tens * 10
+      } else buffer[pos++] = 0x30 + octet
+      if (shift > 0) buffer[pos++] = DOT
+    }
+    this.#pos = pos
   }
 
   /** Any JSON value, through JSON.stringify (for the rare item the fast paths do not take). */

@@ -1,17 +1,19 @@
 import type { z } from 'zod'
 import { embeddedIpv4 } from '../../runtime/ip/embedded-ipv4.ts'
-import { formatCidr, formatIp, formatIpv4Number } from '../../runtime/ip/format.ts'
+import { formatCidr, formatIp, formatIpv4Number, formatIpv6, formatIpv6Groups } from '../../runtime/ip/format.ts'
 import type { IpAddress, IpVersion } from '../../runtime/ip/ip-types.ts'
 import { parseIp } from '../../runtime/ip/parse.ts'
 import { scanIpv4 } from '../../runtime/ip/parse-ipv4.ts'
+import { groupsToBigint, scanIpv6 } from '../../runtime/ip/parse-ipv6.ts'
 import type { RegistryVerdict } from '../../runtime/ip/registry-table.ts'
 import { ipv4RegistryVerdict, registryVerdict } from '../../runtime/ip/registry-table.ts'
 import type { IpBulkResult } from '../../registry/network/schemas/ip-bulk-data.ts'
 import { STRIDE } from './asn-db/ipv4-ranges.ts'
+import { findIpv6, wordsToBigint } from './asn-db/ipv6-ranges.ts'
 import type { IpDataSets } from './ip-data.ts'
 import { lookupOrder } from './present-ip.ts'
 import type { JsonBytes } from '../../runtime/json-bytes.ts'
-import { encodeString, jsonPiece } from '../../runtime/json-bytes.ts'
+import { jsonPiece } from '../../runtime/json-bytes.ts'
 
 // One address of a bulk lookup (POST /api/ip/bulk), answered as /api/ip/{ip}
 // answers its ASN, country, class and bogon verdict, in about a microsecond: a
@@ -48,11 +50,14 @@ export function block4Length(value: number, start: number, end: number): number 
 
 const maskOf = (length: number): number => (length === 0 ? 0 : (0xffffffff << (32 - length)) >>> 0)
 
-function block6(value: bigint, start: bigint, end: bigint): [network: bigint, length: number] {
-  for (let length = 0; length < 128; length++) {
-    const size = 1n << BigInt(128 - length)
-    const network = value - (value % size)
-    if (network >= start && network + size - 1n <= end) return [network, length]
+/** block4Length for IPv6: the network and length of the largest CIDR block holding `value` inside [start, end]. */
+export function block6(value: bigint, start: bigint, end: bigint): [network: bigint, length: number] {
+  // No block is larger than the range: start at its size (most ranges are one block).
+  const span = end - start + 1n
+  for (let length = span >> 128n > 0n ? 0 : 128 - (span.toString(2).length - 1); length < 128; length++) {
+    const host = BigInt(128 - length)
+    const network = (value >> host) << host
+    if (network >= start && network + (1n << host) - 1n <= end) return [network, length]
   }
   return [value, 128]
 }
@@ -80,15 +85,11 @@ export interface BulkLookup {
 // Keys in the order the object literals below have them (JSON.stringify's order).
 const K_IP = jsonPiece('{"ip":"')
 const K_VERSION4 = jsonPiece('","version":4,"asn":')
-const K_AS_NAME = jsonPiece(',"as_name":')
-const K_NO_AS = jsonPiece('null,"as_name":null')
-const K_COUNTRY = jsonPiece(',"country":')
-const K_PREFIX = jsonPiece(',"prefix":"')
-const K_RPKI = jsonPiece('","rpki":')
-const NULL_RPKI_END = jsonPiece('null}')
-const NULL = jsonPiece('null')
-const RPKI_END = { valid: jsonPiece('"valid"}'), invalid: jsonPiece('"invalid"}'), 'not-found': jsonPiece('"not-found"}') } as const
-const NULL_PREFIX_RPKI_END = jsonPiece(',"prefix":null,"rpki":null}')
+const K_VERSION6 = jsonPiece('","version":6,"asn":')
+const K_NO_AS_COUNTRY = jsonPiece('null,"as_name":null,"country":')
+const K_RPKI = '","rpki":'
+const NULL_RPKI_END = jsonPiece(`${K_RPKI}null}`)
+const RPKI_END = { valid: jsonPiece(`${K_RPKI}"valid"}`), invalid: jsonPiece(`${K_RPKI}"invalid"}`), 'not-found': jsonPiece(`${K_RPKI}"not-found"}`) } as const
 
 /** The facts about one entry of the list; `judge` adds the RPKI state. */
 export function defineBulkLookup(data: IpDataSets): BulkLookup {
@@ -113,43 +114,43 @@ export function defineBulkLookup(data: IpDataSets): BulkLookup {
     return { ip: text, version: 4, asn, as_name: asName, country: countryDb.lookupIpv4(value), class: verdict.class, bogon: verdict.bogon, prefix, rpki }
   }
 
-  // The JSON bytes of what a list repeats, kept by what identifies them without
-  // hashing a string: AS names by their index in the name table, class and bogon
-  // by the registry table's verdict object, countries by their code (a few hundred).
-  const nameBytes = new Map<number, Uint8Array>()
-  const verdictBytes = new Map<RegistryVerdict, Uint8Array>()
-  const countryBytes = new Map<string, Uint8Array>()
-  const nameOf = (row: number): Uint8Array => {
-    const index = rows[row * STRIDE + 3] as number
-    let bytes = nameBytes.get(index)
+  // The JSON bytes of what a list repeats, joined with the keys around them so an
+  // address costs a few copies (each copy costs about what a lookup does; 22 small
+  // pieces per address took most of the time), kept by what identifies them
+  // without hashing a string: AS names by their index in the name table, with
+  // `,"as_name":` before and `,"country":` after; the country (by its code, a few
+  // hundred) with class and bogon (by the registry table's verdict object) and
+  // `,"prefix":"` after.
+  const namePieces = new Array<Uint8Array | undefined>(asnDb.names.count).fill(undefined)
+  const tails = new Map<RegistryVerdict, Map<string | null, { routed: Uint8Array; unrouted: Uint8Array }>>()
+  /** `,"as_name":<name>,"country":` of the name at `index` in the name table. */
+  const namePiece = (index: number): Uint8Array => {
+    let bytes = namePieces[index]
     if (bytes === undefined) {
-      bytes = encodeString(asnDb.ipv4Name(row))
-      nameBytes.set(index, bytes)
+      bytes = jsonPiece(`,"as_name":${JSON.stringify(asnDb.names.get(index))},"country":`)
+      namePieces[index] = bytes
     }
     return bytes
   }
-  const classOf = (verdict: RegistryVerdict): Uint8Array => {
-    let bytes = verdictBytes.get(verdict)
-    if (bytes === undefined) {
-      bytes = jsonPiece(`,"class":${JSON.stringify(verdict.class)},"bogon":${verdict.bogon}`)
-      verdictBytes.set(verdict, bytes)
+  /** Country, class and bogon, then `,"prefix":"` (routed) or the null prefix and RPKI (unrouted). */
+  const tailOf = (verdict: RegistryVerdict, code: string | null): { routed: Uint8Array; unrouted: Uint8Array } => {
+    let byCountry = tails.get(verdict)
+    if (byCountry === undefined) {
+      byCountry = new Map()
+      tails.set(verdict, byCountry)
     }
-    return bytes
-  }
-  const countryOf = (value: number): Uint8Array => {
-    const code = countryDb.lookupIpv4(value)
-    if (code === null) return NULL
-    let bytes = countryBytes.get(code)
-    if (bytes === undefined) {
-      bytes = encodeString(code)
-      countryBytes.set(code, bytes)
+    let tail = byCountry.get(code)
+    if (tail === undefined) {
+      const facts = `${JSON.stringify(code)},"class":${JSON.stringify(verdict.class)},"bogon":${verdict.bogon}`
+      tail = { routed: jsonPiece(`${facts},"prefix":"`), unrouted: jsonPiece(`${facts},"prefix":null,"rpki":null}`) }
+      byCountry.set(code, tail)
     }
-    return bytes
+    return tail
   }
 
   /** ipv4() written as bytes: the same facts, in the same order, no object or string made. */
   const writeIpv4 = (value: number, judge: RouteJudge | undefined, out: JsonBytes): void => {
-    const verdict = ipv4RegistryVerdict(value)
+    const tail = tailOf(ipv4RegistryVerdict(value), countryDb.lookupIpv4(value))
     const row = asnDb.findIpv4(value)
     // scanIpv4 accepts only the canonical dotted quad (no leading zeros): the
     // text as sent is the address written from its value.
@@ -157,28 +158,59 @@ export function defineBulkLookup(data: IpDataSets): BulkLookup {
     out.ipv4(value)
     out.bytes(K_VERSION4)
     if (row < 0) {
-      out.bytes(K_NO_AS)
-      out.bytes(K_COUNTRY)
-      out.bytes(countryOf(value))
-      out.bytes(classOf(verdict))
-      out.bytes(NULL_PREFIX_RPKI_END)
+      out.bytes(K_NO_AS_COUNTRY)
+      out.bytes(tail.unrouted)
       return
     }
     const asn = rows[row * STRIDE + 2] as number
     const length = block4Length(value, rows[row * STRIDE] as number, rows[row * STRIDE + 1] as number)
     const network = (value & maskOf(length)) >>> 0
     out.uint(asn)
-    out.bytes(K_AS_NAME)
-    out.bytes(nameOf(row))
-    out.bytes(K_COUNTRY)
-    out.bytes(countryOf(value))
-    out.bytes(classOf(verdict))
-    out.bytes(K_PREFIX)
+    out.bytes(namePiece(rows[row * STRIDE + 3] as number))
+    out.bytes(tail.routed)
     out.ipv4(network)
     out.byte(0x2f)
     out.uint(length)
-    out.bytes(K_RPKI)
     out.bytes(judge ? RPKI_END[judge(4, network, length, asn)] : NULL_RPKI_END)
+  }
+
+  const v6 = asnDb.ipv6
+  const groups = new Uint16Array(8)
+  /**
+   * An IPv6 address as bytes, from the groups the scan filled: ASN row by words,
+   * country by the tree walk, the prefix from the row's range. Addresses that
+   * carry an IPv4 one (mapped, compatible, NAT64, 6to4, Teredo: answered for their
+   * IPv4 host, lookupOrder) are not taken here: returns false, the caller takes
+   * the general path.
+   */
+  const writeIpv6 = (g: Uint16Array, judge: RouteJudge | undefined, out: JsonBytes): boolean => {
+    const g0 = g[0] as number
+    if (g0 === 0 || g0 === 0x64 || g0 === 0x2002 || (g0 === 0x2001 && g[1] === 0)) return false
+    const w0 = ((g0 << 16) | (g[1] as number)) >>> 0
+    const w1 = (((g[2] as number) << 16) | (g[3] as number)) >>> 0
+    const w2 = (((g[4] as number) << 16) | (g[5] as number)) >>> 0
+    const w3 = (((g[6] as number) << 16) | (g[7] as number)) >>> 0
+    const value = groupsToBigint(g)
+    const tail = tailOf(registryVerdict({ version: 6, value }), countryDb.lookupIpv6(g))
+    const row = findIpv6(v6, w0, w1, w2, w3)
+    out.bytes(K_IP)
+    out.ascii(formatIpv6Groups(g))
+    out.bytes(K_VERSION6)
+    if (row < 0) {
+      out.bytes(K_NO_AS_COUNTRY)
+      out.bytes(tail.unrouted)
+      return true
+    }
+    const asn = v6.asns[row] as number
+    const [network, length] = block6(value, wordsToBigint(v6.starts, row), wordsToBigint(v6.ends, row))
+    out.uint(asn)
+    out.bytes(namePiece(v6.orgIds[row] as number))
+    out.bytes(tail.routed)
+    out.ascii(formatIpv6(network))
+    out.byte(0x2f)
+    out.uint(length)
+    out.bytes(judge ? RPKI_END[judge(6, network, length, asn)] : NULL_RPKI_END)
+    return true
   }
 
   const general = (address: IpAddress, judge: RouteJudge | undefined): BulkResult => {
@@ -238,8 +270,10 @@ export function defineBulkLookup(data: IpDataSets): BulkLookup {
           writeIpv4(value, judge, out)
           return true
         }
+        // A plain IPv6 address (no brackets, no zone: the scan refuses both).
+        if (scanIpv6(text, 0, text.length, groups) === null && writeIpv6(groups, judge, out)) return true
       }
-      // IPv6, IPv4 inside IPv6, bad entries: rare in a list, the object path.
+      // IPv4 inside IPv6, bracketed IPv6, bad entries: rare in a list, the object path.
       const result = lookup(entry, judge)
       out.value(result)
       return result.error === undefined

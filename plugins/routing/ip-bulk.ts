@@ -8,6 +8,7 @@ import type { IpBulkData } from '../../registry/network/schemas/ip-bulk-data.ts'
 import { IP_BULK_MAX_ENTRIES } from '../../registry/network/schemas/ip-bulk-data.ts'
 import type { BulkResult, IpDataSets, RouteJudge } from '../network/surface.ts'
 import { defineBulkLookup } from '../network/surface.ts'
+import type { VrpIndex } from './rpki/vrp-index.ts'
 import { stateName } from './rpki/vrp-index.ts'
 import type { LoadedVrps, VrpStore } from './rpki/vrp-store.ts'
 import { vrpSetInfo } from './vrp-set-info.ts'
@@ -36,9 +37,8 @@ export function ipBulkCost(entries: number): number {
   return Math.ceil(entries / 1000)
 }
 
-function judgeOf(set: LoadedVrps | null): RouteJudge | undefined {
-  if (set === null) return undefined
-  const index = set.index
+/** The RPKI state of routes against one VRP index (bench/ip-bulk-lookup.bench.ts uses it as the service does). */
+export function defineRouteJudge(index: VrpIndex): RouteJudge {
   const words = new Uint32Array(4)
   return (version, network, length, origin) => {
     if (version === 4) return stateName(index.validate4(network as number, length, origin))
@@ -49,6 +49,10 @@ function judgeOf(set: LoadedVrps | null): RouteJudge | undefined {
     words[3] = Number(value & 0xffffffffn)
     return stateName(index.validate6(words, 0, length, origin))
   }
+}
+
+function judgeOf(set: LoadedVrps | null): RouteJudge | undefined {
+  return set === null ? undefined : defineRouteJudge(set.index)
 }
 
 export interface IpBulkDeps {

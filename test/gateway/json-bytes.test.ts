@@ -59,6 +59,13 @@ describe('JsonBytes writes what JSON.stringify writes', () => {
       }),
       { numRuns: 200 },
     )
+    // Every octet's digit count, at both ends of each (the dotted quad is written digit by digit).
+    for (const octet of [0, 9, 10, 99, 100, 199, 200, 255]) {
+      const out = new JsonBytes()
+      const value = ((octet << 24) | (octet << 16) | (octet << 8) | octet) >>> 0
+      out.ipv4(value)
+      expect(text(out.finish())).toBe(`${octet}.${octet}.${octet}.${octet}`)
+    }
     // What is not a whole number is written as JSON.stringify writes it.
     const out = new JsonBytes()
     for (const n of [-1, 1.5, Number.NaN, 2 ** 60]) out.uint(n)

@@ -71,3 +71,65 @@ describe('IPv4 tree walk vs the maxmind reader', () => {
     expect([0xc0000201, 0xc0000281, 0xc0000301, 0xcb007107].map((n) => db.lookupIpv4(n))).toEqual(['AA', 'BB', null, 'DD'])
   })
 })
+
+/** /16s the registries have handed out densely (random IPv6 elsewhere is mostly no data). */
+const DENSE = [0x2001, 0x2400, 0x2401, 0x2402, 0x2403, 0x2404, 0x2405, 0x2406, 0x2600, 0x2602, 0x2603, 0x2604, 0x2605, 0x2606, 0x2607, 0x2800, 0x2a00, 0x2a01, 0x2a02, 0x2a03, 0x2a04, 0x2a05, 0x2a06, 0x2a07, 0x2a0a, 0x2a0b, 0x2a0c, 0x2a0d, 0x2a0e, 0x2a0f, 0x2c0f]
+
+/** Eight random groups: mostly in the dense /16s (small second group), some anywhere. */
+function randomGroups(rand: () => number): Uint16Array {
+  const g = Uint16Array.from({ length: 8 }, () => Math.floor(rand() * 0x10000))
+  if (rand() < 0.9) {
+    g[0] = DENSE[Math.floor(rand() * DENSE.length)]!
+    g[1] = Math.floor(rand() * 0x1000)
+  }
+  return g
+}
+const v6Text = (g: Uint16Array) => new URL(`http://[${Array.from(g, (x) => x.toString(16)).join(':')}]/`).hostname.slice(1, -1)
+
+describe('IPv6 tree walk (lookupIpv6) vs the maxmind reader', () => {
+  it('agrees on 20,000 random addresses of the bundled database', async () => {
+    const require = createRequire(import.meta.url)
+    const file = join(dirname(require.resolve('@ip-location-db/geo-whois-asn-country-mmdb/package.json')), 'geo-whois-asn-country.mmdb')
+    const reader = new Reader<Row>(readFileSync(file))
+    const db = await loadCountryDatabase(file)
+    const rand = prng(66)
+    let found = 0
+    for (let i = 0; i < 20_000; i++) {
+      const g = randomGroups(rand)
+      const want = reader.get(v6Text(g))?.country_code ?? null
+      if (want !== null) found++
+      expect(db.lookupIpv6(g), v6Text(g)).toBe(want)
+      expect(db.lookupIpv6(g), v6Text(g)).toBe(want)
+    }
+    expect(found).toBeGreaterThan(2_000)
+  })
+
+  it('agrees at the edges of a network in a database written here', async () => {
+    const path = join(dir, 'walk6.mmdb')
+    writeFileSync(
+      path,
+      writeMmdb(
+        [
+          { cidr: '2001:db8::/33', data: { country: { iso_code: 'EE' } } },
+          { cidr: '2001:db8:8000::/33', data: { country: { iso_code: 'FF' } } },
+          { cidr: '192.0.2.0/24', data: { country: { iso_code: 'AA' } } },
+        ],
+        { databaseType: 'walk-test', buildEpochSeconds: 1_700_000_000 },
+      ),
+    )
+    const reader = new Reader<Row>(readFileSync(path))
+    const db = await loadCountryDatabase(path)
+    const probes = [
+      [0x2001, 0xdb7, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff],
+      [0x2001, 0xdb8, 0, 0, 0, 0, 0, 0],
+      [0x2001, 0xdb8, 0x7fff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff],
+      [0x2001, 0xdb8, 0x8000, 0, 0, 0, 0, 1],
+      [0x2001, 0xdb8, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff],
+      [0x2001, 0xdb9, 0, 0, 0, 0, 0, 0],
+      [0, 0, 0, 0, 0, 0, 0, 0],
+      [0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff],
+    ].map((g) => Uint16Array.from(g))
+    for (const g of probes) expect(db.lookupIpv6(g), v6Text(g)).toBe(reader.get(v6Text(g))?.country?.iso_code ?? null)
+    expect(probes.slice(1, 6).map((g) => db.lookupIpv6(g))).toEqual(['EE', 'EE', 'FF', 'FF', null])
+  })
+})
