@@ -9,7 +9,7 @@ import { HERMETIC_ENV } from '../test/support/hermetic-env.ts'
 import { bulkAddresses } from './bulk-addresses.ts'
 import { rpkiClientJson, syntheticVrps } from './rpki.bench.ts'
 
-// npx tsx bench/ip-bulk.bench.ts [--entries 100000] [--rounds 15] [--singles 2000] [--vrps 500000]
+// npx tsx bench/ip-bulk.bench.ts [--entries 100000] [--rounds 15] [--singles 2000] [--vrps 500000] [--profile DIR]
 //
 // POST /api/ip/bulk end to end: the service as `npm start` runs it (runtime/main.ts
 // under tsx's loader) on a loopback port, with a synthetic VRP set of --vrps VRPs
@@ -141,7 +141,10 @@ async function startService(vrpFile: string): Promise<{ url: string; child: Chil
     // (with the cluster they would be the primary's, which only hands sockets on).
     INFRALENS_WORKERS: '1',
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'runtime', 'main.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] })
+  // --profile DIR: the service writes a V8 CPU profile there when it exits (where its time goes).
+  const profile = args.get('profile')
+  const flags = profile ? [`--cpu-prof`, `--cpu-prof-dir=${profile}`] : []
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', join(ROOT, 'runtime', 'main.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] })
   const url = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`service exited with ${code}`)))
     let buffered = ''

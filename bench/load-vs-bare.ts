@@ -5,7 +5,7 @@ import type { RunningServer } from './load-server.ts'
 import { PINNED, load, median, startServer, startService } from './load-server.ts'
 
 // npx tsx bench/load-vs-bare.ts [--path /api/uuid] [--goal 0.8] [--rounds 3] [--duration 5] [--connections 50]
-//   [--floor true [--burn N]] [--generator autocannon|wrk] [--threads N] [--unfrozen true]
+//   [--floor true [--burn N]] [--generator autocannon|wrk] [--threads N] [--frozen true]
 //   [--contenders bare,floor,infralens,fastify,...]
 // One endpoint through the full pipeline vs a bare h3 handler returning a body of
 // the same size, alternating rounds in one run; each server in its own process.
@@ -93,8 +93,8 @@ async function startContender(name: string): Promise<RunningServer> {
       return startServer('fastify-server.ts', floorEnv)
     case 'fastify_defaultlog':
       return startServer('fastify-server.ts', { ...floorEnv, FASTIFY_LOG: 'default' })
-    case 'pipeline_unfrozen':
-      return startServer('pipeline-server.ts', { LOG_LEVEL: logLevel, UNFROZEN: '1', ...dnsEnv })
+    case 'pipeline_frozen':
+      return startServer('pipeline-server.ts', { LOG_LEVEL: logLevel, INFRALENS_FREEZE_INTRINSICS: 'true', ...dnsEnv })
     default:
       throw new Error(`--contenders: no contender "${name}"`)
   }
@@ -107,7 +107,7 @@ const names = named
       'bare',
       ...(args.get('floor') === 'true' ? ['floor'] : []),
       ...(args.get('floor') === 'true' && burnUs > 0 ? ['floor_burn'] : []),
-      ...(args.get('unfrozen') === 'true' ? ['pipeline_unfrozen'] : []),
+      ...(args.get('frozen') === 'true' ? ['pipeline_frozen'] : []),
     ]
 const contenders: Array<[string, RunningServer]> = []
 for (const name of names) contenders.push([name, name === referenceName ? reference : await startContender(name)])
@@ -139,7 +139,7 @@ const p = med[main]!
 const b = med.bare!
 const f = med.floor
 const fb = med.floor_burn
-const pu = med.pipeline_unfrozen
+const pf = med.pipeline_frozen
 console.log(
   JSON.stringify(
     {
@@ -171,8 +171,8 @@ console.log(
       ...(f === undefined || fb === undefined
         ? {}
         : { burn_us: burnUs, floor_burn_rps: Math.round(fb), burn_cost_us: Number((1e6 / fb - 1e6 / f).toFixed(2)) }),
-      // Frozen prototypes (runtime/harden.ts) against the same pipeline without them.
-      ...(pu === undefined ? {} : { pipeline_unfrozen_rps: Math.round(pu), frozen_over_unfrozen: Number((p / pu).toFixed(3)) }),
+      // Frozen prototypes (runtime/harden.ts, INFRALENS_FREEZE_INTRINSICS) against the same pipeline without them.
+      ...(pf === undefined ? {} : { pipeline_frozen_rps: Math.round(pf), frozen_over_unfrozen: Number((pf / p).toFixed(3)) }),
       goal,
     },
     null,

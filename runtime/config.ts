@@ -194,6 +194,9 @@ const EnvSchema = z.object({
   SSL_CERT_FILE: z.string().min(1).optional(),
   INFRALENS_SMTP_PORT: z.coerce.number().int().min(1).max(65_535).default(25),
   INFRALENS_ALLOW_PRIVATE_TARGETS: booleanFlag.default(false),
+  // Freeze the built-in prototypes once listening (runtime/harden.ts): opt-in, since
+  // measured it costs ~7-14 % of a small request's CPU (bench/RESULTS.md).
+  INFRALENS_FREEZE_INTRINSICS: booleanFlag.default(false),
   INFRALENS_KEYS_FILE: z.string().min(1).optional(),
   INFRALENS_RATE_LIMITS: rateLimits.default(rateLimits.parse('anonymous=60,free=600,pro=6000')),
   INFRALENS_BATCH_LIMITS: batchLimits.optional(),
@@ -255,6 +258,8 @@ export interface Config {
   /** Port of the STARTTLS probe of MX hosts (25 on the internet; another for local MTAs and tests). */
   smtpPort: number
   allowPrivateTargets: boolean
+  /** Freeze the built-in prototypes once listening (and in each CPU-pool thread once set up). */
+  freezeIntrinsics: boolean
   keysFile: string | undefined
   rateLimits: Readonly<Record<string, number>>
   /**
@@ -341,6 +346,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     systemCaFile: e.SSL_CERT_FILE,
     smtpPort: e.INFRALENS_SMTP_PORT,
     allowPrivateTargets: e.INFRALENS_ALLOW_PRIVATE_TARGETS,
+    freezeIntrinsics: e.INFRALENS_FREEZE_INTRINSICS,
     keysFile: e.INFRALENS_KEYS_FILE,
     rateLimits: e.INFRALENS_RATE_LIMITS,
     batchLimits: batches,

@@ -35,8 +35,10 @@ export async function serveProcess(options: ServeOptions = {}): Promise<Infralen
   // In a cluster the primary listens and hands this worker its connections.
   link?.onConnection((socket) => acceptConnection(server, socket))
   // Everything has loaded and set itself up: from here on the built-in prototypes
-  // cannot change (runtime/harden.ts), whatever a request manages to reach.
-  freezeIntrinsics()
+  // cannot change (runtime/harden.ts), whatever a request manages to reach. Opt-in:
+  // it costs every request ~7-14 % of its CPU on Node 20 (bench/RESULTS.md); the
+  // defence that counts is that no client string becomes a key of a plain object.
+  if (config.freezeIntrinsics) freezeIntrinsics()
   if (link) link.listening(server.url ?? '', endpoints.length)
   else log.info({ url: server.url, endpoints: endpoints.length }, 'infralens listening')
 

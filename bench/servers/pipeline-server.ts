@@ -13,7 +13,8 @@ const { app } = await createApp({
 })
 const server = serve({ fetch: app.fetch, port: Number(process.env.PORT ?? 0), hostname: '127.0.0.1', silent: true, gracefulShutdown: false })
 await server.ready()
-// As runtime/main.ts does after start-up; UNFROZEN=1 measures what freezing costs.
-if (process.env.UNFROZEN !== '1') freezeIntrinsics()
+// As runtime/serve.ts does after start-up when INFRALENS_FREEZE_INTRINSICS is true
+// (off by default: what it costs, bench/RESULTS.md).
+if (/^(true|1|yes)$/.test(process.env.INFRALENS_FREEZE_INTRINSICS ?? '')) freezeIntrinsics()
 process.send?.({ url: server.url })
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(0))

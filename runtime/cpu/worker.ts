@@ -100,8 +100,8 @@ try {
 }
 
 // Set up: from here on this thread's built-in prototypes cannot change, as the
-// main thread's once it listens (runtime/harden.ts).
-freezeIntrinsics()
+// main thread's once it listens, when the operator asks for it (runtime/harden.ts).
+if (config.freezeIntrinsics) freezeIntrinsics()
 
 export default async function run(next: OffloadTask): Promise<OffloadResult | ReturnType<typeof Piscina.move>> {
   const handler = handlers.get(next.endpoint)

@@ -13,6 +13,8 @@ describe('config', () => {
     expect(c.dnsResolvers).toEqual([{ host: '1.1.1.1', port: 53 }, { host: '8.8.8.8', port: 53 }])
     expect(c.propagationResolvers.length).toBeGreaterThanOrEqual(5)
     expect(c.allowPrivateTargets).toBe(false)
+    // Opt-in: freezing the prototypes costs every request CPU (bench/RESULTS.md).
+    expect(c.freezeIntrinsics).toBe(false)
     expect(c.dnsTimeoutMs).toBe(2000)
   })
 
@@ -22,6 +24,7 @@ describe('config', () => {
       INFRALENS_PROPAGATION_RESOLVERS: 'a=127.0.0.3,b=127.0.0.4:5300',
       INFRALENS_TRUST_PROXY: '10.0.0.0/8,127.0.0.1',
       INFRALENS_ALLOW_PRIVATE_TARGETS: 'yes',
+      INFRALENS_FREEZE_INTRINSICS: 'true',
       INFRALENS_RATE_LIMITS: 'anonymous=5,free=50,enterprise=100000',
       PORT: '0',
     })
@@ -29,6 +32,7 @@ describe('config', () => {
     expect(c.propagationResolvers).toEqual([{ host: '127.0.0.3', port: 53, name: 'a' }, { host: '127.0.0.4', port: 5300, name: 'b' }])
     expect(c.trustProxy.map(([ip, bits]) => `${ip.toString()}/${bits}`)).toEqual(['10.0.0.0/8', '127.0.0.1/32'])
     expect(c.allowPrivateTargets).toBe(true)
+    expect(c.freezeIntrinsics).toBe(true)
     expect(c.rateLimits.enterprise).toBe(100000)
     expect(c.port).toBe(0)
   })
