@@ -330,8 +330,10 @@ export interface OpensslServerOptions {
 }
 
 export function toolAvailable(command: string, args: string[] = ['--version']): boolean {
+  // Only "not found" says it is missing: testssl.sh's --version alone takes ~10 s
+  // on a busy 2-core box, and a timeout means it ran.
   const result = spawnSync(command, args, { stdio: 'ignore', timeout: 10_000 })
-  return result.error === undefined
+  return (result.error as NodeJS.ErrnoException | undefined)?.code !== 'ENOENT'
 }
 
 async function freePort(host: string): Promise<number> {
