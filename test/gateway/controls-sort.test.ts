@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { addressSortKey } from '../../runtime/address-sort-key.ts'
+import { ipv4Documentation } from '../hardening/fuzz-addresses.ts'
 import type { Controls } from '../../runtime/controls.ts'
 import { shape } from '../../runtime/shape.ts'
 import { compileFieldTree } from '../../runtime/field-tree.ts'
@@ -68,8 +69,15 @@ describe('sort by an IP/CIDR-valued key', () => {
   })
 
   it('property: the order is (family, address as a number, length) for random IPv4/IPv6 prefixes', () => {
-    const v4 = fc.tuple(fc.ipV4(), fc.integer({ min: 0, max: 32 })).map(([a, l]) => ({ text: `${a}/${l}`, family: 4, value: a.split('.').reduce((n, o) => n * 256n + BigInt(o), 0n), len: l }))
-    const v6 = fc.tuple(fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 8, maxLength: 8 }), fc.integer({ min: 0, max: 128 })).map(([groups, l]) => ({
+    // Strict dotted quads from 10/8 and 127/8 (24 free bits each) and the documentation
+    // blocks: first octets that differ and hosts that do, never a public address.
+    const quad = fc.integer({ min: 0, max: 255 })
+    const ipv4 = fc.oneof(fc.tuple(fc.constantFrom(10, 127), quad, quad, quad).map((o) => o.join('.')), ipv4Documentation)
+    const v4 = fc.tuple(ipv4, fc.integer({ min: 0, max: 32 })).map(([a, l]) => ({ text: `${a}/${l}`, family: 4, value: a.split('.').reduce((n, o) => n * 256n + BigInt(o), 0n), len: l }))
+    // 2001:db8::/32, a unique-local /32 and ::/32 ahead of six random groups.
+    const head = fc.constantFrom([0x2001, 0xdb8], [0xfd12, 0x3456], [0, 0])
+    const tail = fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 6, maxLength: 6 })
+    const v6 = fc.tuple(fc.tuple(head, tail).map(([h, t]) => [...h, ...t]), fc.integer({ min: 0, max: 128 })).map(([groups, l]) => ({
       text: `${groups.map((g) => g.toString(16)).join(':')}/${l}`,
       family: 6,
       value: groups.reduce((n, g) => n * 65536n + BigInt(g), 0n),

@@ -54,7 +54,9 @@ describe('domain normalization', () => {
 
   it('is idempotent and always yields a lowercase ASCII name of valid labels', () => {
     fc.assert(
-      fc.property(fc.domain(), (d) => {
+      // fast-check's names with a reserved TLD (RFC 2606 .test): every label shape it
+      // makes, never a name that exists.
+      fc.property(fc.domain().map((d) => d.replace(/[^.]+$/, 'test')).filter((d) => d.length <= 253), (d) => {
         const once = normalizeDomain(d)
         expect(once.ok).toBe(true)
         if (!once.ok) return
