@@ -94,6 +94,27 @@ function headerReader(event: H3Event): (name: string) => string | null {
   }
 }
 
+/**
+ * A connection's peer does not change while it carries requests: without trusted
+ * proxies (whose X-Forwarded-For is read per request) the caller's address and
+ * rate-limit principal are worked out once per connection, and every request on
+ * it keys the rate-limit windows with the same string (its hash computed once).
+ * Keyed by the socket, gone with it.
+ */
+const peers = new WeakMap<object, { ip: string; principal: string }>()
+
+function peerOf(event: H3Event): { ip: string; principal: string } | undefined {
+  const socket = event.runtime?.node?.req.socket
+  if (socket === undefined) return undefined
+  let peer = peers.get(socket)
+  if (peer === undefined) {
+    const ip = clientIp(event.req.ip, null, [])
+    peer = { ip, principal: anonymousPrincipal(ip) }
+    peers.set(socket, peer)
+  }
+  return peer
+}
+
 /** Per-request state the runtime keeps beside what layers see. */
 interface RuntimeCall extends Call {
   controls: Controls
@@ -373,13 +394,14 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
     const request = event.req
     const url = event.url
     const header = headerReader(event)
-    const ip = clientIp(request.ip, config.trustProxy.length ? header('x-forwarded-for') : null, config.trustProxy)
+    const peer = config.trustProxy.length === 0 ? peerOf(event) : undefined
+    const ip = peer?.ip ?? clientIp(request.ip, config.trustProxy.length ? header('x-forwarded-for') : null, config.trustProxy)
     const call: RuntimeCall = {
       endpoint,
       requestId: nextId(),
       request,
       header,
-      caller: { tier: 'anonymous', ip, principal: anonymousPrincipal(ip) },
+      caller: { tier: 'anonymous', ip, principal: peer?.principal ?? anonymousPrincipal(ip) },
       input: {},
       cache: 'miss',
       ttl: undefined,

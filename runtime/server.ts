@@ -47,20 +47,19 @@ export async function listen(service: InfralensApp, options: { port: number; hos
   // Once the listener is closed (shutdown), every answer says Connection: close, so
   // clients stop sending on kept-alive connections and those end by themselves
   // instead of being served until the grace period cuts them mid-request. Answers
-  // still being worked on when the shutdown begins are tracked so drain() can mark
-  // them too: their connections then close right after them, instead of idling
-  // until the client's or the server's keep-alive timeout.
+  // still being worked on when the shutdown begins are found through their
+  // connections at that moment (drain()), so their connections close right after
+  // them instead of idling until the client's or the server's keep-alive timeout.
+  // Per request this costs one flag test: tracking each answer in a set with a
+  // 'close' listener cost ~1 µs of every request (bench/RESULTS.md).
   if (node) {
-    const state: ServerState = { draining: false, pending: new Set(), sockets: new Set() }
+    const state: ServerState = { draining: false, sockets: new Set() }
     states.set(server, state)
     node.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
       if (state.draining) res.shouldKeepAlive = false
-      else {
-        state.pending.add(res)
-        res.once('close', () => state.pending.delete(res))
-      }
     })
-    // Open connections, for drain() when there is no listener of our own to close.
+    // Open connections: for drain(), to find the answers in progress, and to know
+    // when the last one has ended where there is no listener of our own to close.
     node.on('connection', (socket: Socket) => {
       state.sockets.add(socket)
       socket.once('close', () => state.sockets.delete(socket))
@@ -79,11 +78,19 @@ export function acceptConnection(server: Server, socket: Socket): void {
   node.emit('connection', socket)
 }
 
-/** Per server: shutting down or not, the answers not yet finished and the open connections (see listen()). */
+/** Per server: shutting down or not, and the open connections (see listen()). */
 interface ServerState {
   draining: boolean
-  pending: Set<ServerResponse>
   sockets: Set<Socket>
+}
+
+/**
+ * The answer a connection is writing or working on: Node's HTTP server keeps it on
+ * the socket (`_httpMessage`) from the request's arrival until it is finished.
+ */
+function answerInProgress(socket: Socket): ServerResponse | undefined {
+  const res = (socket as Socket & { _httpMessage?: unknown })._httpMessage
+  return res !== null && typeof res === 'object' && 'shouldKeepAlive' in res ? (res as ServerResponse) : undefined
 }
 const states = new WeakMap<Server, ServerState>()
 
@@ -100,7 +107,10 @@ export function drain(server: Server): Promise<void> {
   if (!node || !state) return server.close()
   state.draining = true
   // Answers in progress end their connection (headers not sent yet: they still can say so).
-  for (const res of state.pending) if (!res.headersSent) res.shouldKeepAlive = false
+  for (const socket of state.sockets) {
+    const res = answerInProgress(socket)
+    if (res !== undefined && !res.headersSent) res.shouldKeepAlive = false
+  }
   if (node.listening) return new Promise((resolve, reject) => NetServer.prototype.close.call(node, (error?: Error) => (error ? reject(error) : resolve())))
   // A cluster worker: the primary has closed the listener; done when the last connection ends.
   return new Promise((resolve) => {

@@ -33,6 +33,7 @@ export default definePlugin({
     if (api.redis && !(await api.redis.untilReady(2000))) api.log.warn('redis not connected at start: rate limits counted without it until it is')
     const counters = createTierCounters(limits, api.clock, api.redis, api.cluster)
     const policies = new Map(Object.entries(limits).map(([tier, n]) => [tier, `${n};w=${WINDOW_SECONDS}`]))
+    const limitTexts = new Map(Object.entries(limits).map(([tier, n]) => [tier, String(n)]))
     api.onClose(() => {
       for (const counter of counters.values()) counter.close()
     })
@@ -61,22 +62,28 @@ export default definePlugin({
     const spend = (call: Call, cost: number): MaybePromise<RateLimitState> => {
       const { tier, principal } = call.caller
       const counter = counters.get(tier)!
-      const limit = limits[tier]!
       if (cost === 0) {
         const read = counter.get(principal)
-        return isPending(read) ? read.then((res) => stateOf(limit, res)) : stateOf(limit, read)
-      }
-      const settle = (spent: Spent): RateLimitState => {
-        if (spent.refused) throw refused(tier, cost, spent.state, call.headers)
-        return stateOf(limit, spent.state)
+        return isPending(read) ? read.then((res) => stateOf(limits[tier]!, res)) : stateOf(limits[tier]!, read)
       }
       const spent = counter.consume(principal, cost)
-      return isPending(spent) ? spent.then(settle) : settle(spent)
+      return isPending(spent) ? spent.then((s) => settle(call, cost, s)) : settle(call, cost, spent)
+    }
+    const settle = (call: Call, cost: number, spent: Spent): RateLimitState => {
+      const tier = call.caller.tier
+      if (spent.refused) throw refused(tier, cost, spent.state, call.headers)
+      return stateOf(limits[tier]!, spent.state)
     }
 
+    // The four headers set one by one on the call's own (no object per request):
+    // this runs on every request (bench/RESULTS.md, issue 21).
     const admit = (call: Call, state: RateLimitState): void => {
       call.caller.rateLimit = state
-      Object.assign(call.headers, headersOf(state, policies.get(call.caller.tier)!))
+      const headers = call.headers
+      headers['ratelimit-limit'] = limitTexts.get(call.caller.tier) ?? String(state.limit)
+      headers['ratelimit-remaining'] = String(state.remaining)
+      headers['ratelimit-reset'] = String(state.resetSeconds)
+      headers['ratelimit-policy'] = policies.get(call.caller.tier)!
     }
 
     api.layer(
