@@ -112,6 +112,23 @@ describe('HTTP-level refusals answer with the error envelope (the real server; r
     }
   })
 
+  it('a good Host and bad ones in turn: each judged on its own (the guard remembers only the last good one)', async () => {
+    const sequence: Array<[string, number]> = [
+      ['api.example.test', 200],
+      ['api.example.test:65536', 400],
+      ['api.example.test', 200],
+      ['xn--a.test', 400],
+      ['xn--a.test', 400],
+      ['api.example.test:8080', 200],
+      ['api.example.test', 200],
+      ['api example.test', 400],
+    ]
+    for (const [host, status] of sequence) {
+      const answer = await raw(port, `GET /api/uuid HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)
+      expect(answer.slice(0, 12), host).toBe(`HTTP/1.1 ${status}`)
+    }
+  })
+
   it('a request target that is neither a path nor an http(s) URL is a 400 envelope (was srvx\'s empty 400)', async () => {
     for (const target of ['ttp://127.0.0.1/api/uuid', 'http://2001:db8::1/api/uuid']) {
       const answer = await raw(port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)
