@@ -115,6 +115,20 @@ function peerOf(event: H3Event): { ip: string; principal: string } | undefined {
   return peer
 }
 
+/** Validated inputs kept per endpoint (createEndpointHandler's recentInputs), and the longest path+query kept. */
+export const RECENT_INPUTS = 1024
+export const RECENT_INPUT_KEY_CHARS = 256
+
+/** True when every value is a string, number, boolean, null or undefined: a shallow copy is a whole copy. */
+function plainValues(input: Record<string, unknown>): boolean {
+  for (const name in input) {
+    const value = input[name]
+    if (typeof value === 'object' && value !== null) return false
+    if (typeof value === 'function') return false
+  }
+  return true
+}
+
 /** Per-request state the runtime keeps beside what layers see. */
 interface RuntimeCall extends Call {
   controls: Controls
@@ -174,6 +188,16 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
     emptyInput ??= validateInput(endpoint.params, raw)
     return { ...emptyInput }
   }
+  // Validation is a function of the path and query alone (a descriptor's schema
+  // reads nothing else: no clock, no config), so the inputs of recent calls are
+  // kept by path and query, and the same question asked again (a popular name, a
+  // cache hit) skips the schema: ~1.5 µs of a ~30 µs DNS cache hit (bench/RESULTS.md).
+  // Kept only when every value is plain (so the copy each call gets is a whole
+  // copy: a resolver cannot change what the next call gets), for paths of up to
+  // RECENT_INPUT_KEY_CHARS, RECENT_INPUTS per endpoint, oldest out first: a client
+  // sending endless distinct paths costs one Map insert and delete per request,
+  // and what is kept stays under ~0.3 MB per endpoint. Refused inputs are never kept.
+  const recentInputs = new Map<string, Record<string, unknown>>()
   // Not async: an endpoint without a body validates synchronously (a throw here
   // still rejects, as run() is awaited inside the handler's try).
   const validate: Step = endpoint.body
@@ -188,9 +212,20 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
     : (call, next) => {
         const c = call as RuntimeCall
         if (c.controlsError !== undefined) throw c.controlsError
+        const key = c.url.search.length > 1 ? c.url.pathname + c.url.search : c.url.pathname
+        const kept = key.length <= RECENT_INPUT_KEY_CHARS ? recentInputs.get(key) : undefined
+        if (kept !== undefined) {
+          call.input = { ...kept }
+          return next()
+        }
         // url.searchParams builds a full WHATWG URL on srvx (~30 µs per request,
         // measured); most calls have no query string at all.
-        call.input = validateRaw(rawInput(endpoint, queryKeys, c.routeParams, c.url.search.length > 1 ? c.url.searchParams : NO_QUERY))
+        const input = validateRaw(rawInput(endpoint, queryKeys, c.routeParams, c.url.search.length > 1 ? c.url.searchParams : NO_QUERY))
+        if (key.length <= RECENT_INPUT_KEY_CHARS && plainValues(input)) {
+          if (recentInputs.size >= RECENT_INPUTS) recentInputs.delete(recentInputs.keys().next().value!)
+          recentInputs.set(key, { ...input })
+        }
+        call.input = input
         return next()
       }
 
