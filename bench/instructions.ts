@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-// npx tsx bench/instructions.ts [--path /api/uuid] [--servers bare,floor,pipeline] [--warm 10000] [--requests 4000]
+// npx tsx bench/instructions.ts [--path /api/uuid] [--servers bare,floor,pipeline,service] [--warm 10000] [--requests 4000]
 // Instructions per request of each bench server under valgrind's callgrind, driven
 // through in-memory sockets (bench/inmem-driver.ts): no kernel, no load generator,
 // so the count does not swing with the box the way req/s does. V8 compiles
@@ -15,6 +15,8 @@ import { fileURLToPath } from 'node:url'
 // and 151k on 11-24 evening; GC timing and V8's tiering are not fixed by the flag,
 // and --single-threaded --predictable made it worse): run each side more than once
 // and trust only differences well beyond that.
+// `service` is bench/servers/service-server.ts: the pipeline behind runtime/server.ts's
+// listen() (limits, request guard, drain bookkeeping), as `npm start` serves in one process.
 // Needs valgrind (apt-get install valgrind); takes minutes (callgrind runs ~50x
 // slower than native).
 
