@@ -116,7 +116,7 @@ function peerOf(event: H3Event): { ip: string; principal: string } | undefined {
 }
 
 /** Validated inputs kept per endpoint (createEndpointHandler's recentInputs), and the longest path+query kept. */
-export const RECENT_INPUTS = 1024
+export const RECENT_INPUTS = 512
 export const RECENT_INPUT_KEY_CHARS = 256
 
 /** True when every value is a string, number, boolean, null or undefined: a shallow copy is a whole copy. */
@@ -196,7 +196,8 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
   // copy: a resolver cannot change what the next call gets), for paths of up to
   // RECENT_INPUT_KEY_CHARS, RECENT_INPUTS per endpoint, oldest out first: a client
   // sending endless distinct paths costs one Map insert and delete per request,
-  // and what is kept stays under ~0.3 MB per endpoint. Refused inputs are never kept.
+  // and what is kept stays under ~0.3 MiB per endpoint (a key and its input are
+  // each at most ~256 characters). Refused inputs are never kept.
   const recentInputs = new Map<string, Record<string, unknown>>()
   // Not async: an endpoint without a body validates synchronously (a throw here
   // still rejects, as run() is awaited inside the handler's try).
