@@ -395,6 +395,16 @@ export const WORLD_NAMES = [
 const label = fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,14}[a-z0-9])?$/)
 export const reservedTld = fc.constantFrom('test', 'invalid', 'example', 'localhost', 'TEST', 'test.', 'example.test', 'tls.test')
 
+/**
+ * Names of every LDH shape a resolver accepts (1-8 labels of up to 63 characters,
+ * either case, hyphens inside) under .test (RFC 2606): no such name exists, whatever
+ * a parser does with it. For parsers' property tests (fc.domain() would draw real TLDs).
+ */
+export const ldhTestName = fc
+  .array(fc.stringMatching(/^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/), { minLength: 1, maxLength: 8 })
+  .map((labels) => `${labels.join('.')}.test`)
+  .filter((name) => name.length <= 253)
+
 /** A name under a reserved TLD: answered NXDOMAIN (or nothing) in the fuzzer's world. */
 export const reservedName = fc.tuple(fc.array(label, { minLength: 1, maxLength: 4 }), reservedTld).map(([labels, tld]) => `${labels.join('.')}.${tld}`)
 
