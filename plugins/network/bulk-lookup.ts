@@ -14,6 +14,8 @@ import type { IpDataSets } from './ip-data.ts'
 import { lookupOrder } from './present-ip.ts'
 import type { JsonBytes } from '../../runtime/json-bytes.ts'
 import { jsonPiece } from '../../runtime/json-bytes.ts'
+import type { BulkBatch, Ipv4Answers } from './bulk-batch.ts'
+import { Ipv4Columns, defineBulkBatch } from './bulk-batch.ts'
 
 // One address of a bulk lookup (POST /api/ip/bulk), answered as /api/ip/{ip}
 // answers its ASN, country, class and bogon verdict, in about a microsecond: a
@@ -80,6 +82,11 @@ export interface BulkLookup {
    * Returns whether the entry was an address.
    */
   write(entry: unknown, judge: RouteJudge | undefined, out: JsonBytes): boolean
+  /**
+   * A whole list written as write() writes each entry, in the list's order, with
+   * the lookups of its plain dotted quads done in address order (bulk-batch.ts).
+   */
+  batch(entries: readonly unknown[], judge: RouteJudge | undefined): BulkBatch
 }
 
 // Keys in the order the object literals below have them (JSON.stringify's order).
@@ -90,6 +97,17 @@ const K_NO_AS_COUNTRY = jsonPiece('null,"as_name":null,"country":')
 const K_RPKI = '","rpki":'
 const NULL_RPKI_END = jsonPiece(`${K_RPKI}null}`)
 const RPKI_END = { valid: jsonPiece(`${K_RPKI}"valid"}`), invalid: jsonPiece(`${K_RPKI}"invalid"}`), 'not-found': jsonPiece(`${K_RPKI}"not-found"}`) } as const
+/** RPKI states as the columns keep them (bulk-batch.ts), and their pieces by that code. */
+const NO_STATE = 0
+const STATE_CODE = { valid: 1, invalid: 2, 'not-found': 3 } as const
+const RPKI_ENDS: readonly Uint8Array[] = [NULL_RPKI_END, RPKI_END.valid, RPKI_END.invalid, RPKI_END['not-found']]
+
+/** What follows the AS name: country, class, bogon, then the prefix (routed) or the end (unrouted). */
+interface Tail {
+  id: number
+  routed: Uint8Array
+  unrouted: Uint8Array
+}
 
 /** The facts about one entry of the list; `judge` adds the RPKI state. */
 export function defineBulkLookup(data: IpDataSets): BulkLookup {
@@ -122,7 +140,9 @@ export function defineBulkLookup(data: IpDataSets): BulkLookup {
   // hundred) with class and bogon (by the registry table's verdict object) and
   // `,"prefix":"` after.
   const namePieces = new Array<Uint8Array | undefined>(asnDb.names.count).fill(undefined)
-  const tails = new Map<RegistryVerdict, Map<string | null, { routed: Uint8Array; unrouted: Uint8Array }>>()
+  /** The pieces after the AS name, numbered as made (an answer's slot keeps the number). */
+  const tailList: Tail[] = []
+  const tails = new Map<RegistryVerdict, Map<string | null, Tail>>()
   /** `,"as_name":<name>,"country":` of the name at `index` in the name table. */
   const namePiece = (index: number): Uint8Array => {
     let bytes = namePieces[index]
@@ -133,7 +153,7 @@ export function defineBulkLookup(data: IpDataSets): BulkLookup {
     return bytes
   }
   /** Country, class and bogon, then `,"prefix":"` (routed) or the null prefix and RPKI (unrouted). */
-  const tailOf = (verdict: RegistryVerdict, code: string | null): { routed: Uint8Array; unrouted: Uint8Array } => {
+  const tailOf = (verdict: RegistryVerdict, code: string | null): Tail => {
     let byCountry = tails.get(verdict)
     if (byCountry === undefined) {
       byCountry = new Map()
@@ -142,36 +162,55 @@ export function defineBulkLookup(data: IpDataSets): BulkLookup {
     let tail = byCountry.get(code)
     if (tail === undefined) {
       const facts = `${JSON.stringify(code)},"class":${JSON.stringify(verdict.class)},"bogon":${verdict.bogon}`
-      tail = { routed: jsonPiece(`${facts},"prefix":"`), unrouted: jsonPiece(`${facts},"prefix":null,"rpki":null}`) }
+      tail = { id: tailList.length, routed: jsonPiece(`${facts},"prefix":"`), unrouted: jsonPiece(`${facts},"prefix":null,"rpki":null}`) }
+      tailList.push(tail)
       byCountry.set(code, tail)
     }
     return tail
   }
 
-  /** ipv4() written as bytes: the same facts, in the same order, no object or string made. */
+  // A dotted quad's answer in two steps, the lookups into a slot of columns and
+  // the bytes from it, so a list can look up in address order and write in its
+  // own (bulk-batch.ts).
+  const ipv4Answers: Ipv4Answers = {
+    resolve(value, judge, columns, at) {
+      columns.tail[at] = tailOf(ipv4RegistryVerdict(value), countryDb.lookupIpv4(value)).id
+      const row = asnDb.findIpv4(value)
+      columns.row[at] = row
+      if (row < 0) return
+      const length = block4Length(value, rows[row * STRIDE] as number, rows[row * STRIDE + 1] as number)
+      columns.length[at] = length
+      columns.state[at] = judge ? STATE_CODE[judge(4, (value & maskOf(length)) >>> 0, length, rows[row * STRIDE + 2] as number)] : NO_STATE
+    },
+    write(value, columns, at, out) {
+      const tail = tailList[columns.tail[at] as number]!
+      const row = columns.row[at] as number
+      // scanIpv4 accepts only the canonical dotted quad (no leading zeros): the
+      // text as sent is the address written from its value.
+      out.bytes(K_IP)
+      out.ipv4(value)
+      out.bytes(K_VERSION4)
+      if (row < 0) {
+        out.bytes(K_NO_AS_COUNTRY)
+        out.bytes(tail.unrouted)
+        return
+      }
+      const length = columns.length[at] as number
+      out.uint(rows[row * STRIDE + 2] as number)
+      out.bytes(namePiece(rows[row * STRIDE + 3] as number))
+      out.bytes(tail.routed)
+      out.ipv4((value & maskOf(length)) >>> 0)
+      out.byte(0x2f)
+      out.uint(length)
+      out.bytes(RPKI_ENDS[columns.state[at] as number]!)
+    },
+    other: (entry, judge, out) => writeOther(entry, judge, out),
+  }
+  /** One dotted quad alone: its lookups into a one-slot scratch, then its bytes. */
+  const scratch = new Ipv4Columns(1)
   const writeIpv4 = (value: number, judge: RouteJudge | undefined, out: JsonBytes): void => {
-    const tail = tailOf(ipv4RegistryVerdict(value), countryDb.lookupIpv4(value))
-    const row = asnDb.findIpv4(value)
-    // scanIpv4 accepts only the canonical dotted quad (no leading zeros): the
-    // text as sent is the address written from its value.
-    out.bytes(K_IP)
-    out.ipv4(value)
-    out.bytes(K_VERSION4)
-    if (row < 0) {
-      out.bytes(K_NO_AS_COUNTRY)
-      out.bytes(tail.unrouted)
-      return
-    }
-    const asn = rows[row * STRIDE + 2] as number
-    const length = block4Length(value, rows[row * STRIDE] as number, rows[row * STRIDE + 1] as number)
-    const network = (value & maskOf(length)) >>> 0
-    out.uint(asn)
-    out.bytes(namePiece(rows[row * STRIDE + 3] as number))
-    out.bytes(tail.routed)
-    out.ipv4(network)
-    out.byte(0x2f)
-    out.uint(length)
-    out.bytes(judge ? RPKI_END[judge(4, network, length, asn)] : NULL_RPKI_END)
+    ipv4Answers.resolve(value, judge, scratch, 0)
+    ipv4Answers.write(value, scratch, 0, out)
   }
 
   const v6 = asnDb.ipv6
@@ -261,6 +300,19 @@ export function defineBulkLookup(data: IpDataSets): BulkLookup {
     return general(parsed.value, judge)
   }
 
+  /** An entry that is not a plain dotted quad. */
+  function writeOther(entry: unknown, judge: RouteJudge | undefined, out: JsonBytes): boolean {
+    // A plain IPv6 address (no brackets, no zone: the scan refuses both).
+    if (typeof entry === 'string') {
+      const text = entry.trim()
+      if (scanIpv6(text, 0, text.length, groups) === null && writeIpv6(groups, judge, out)) return true
+    }
+    // IPv4 inside IPv6, bracketed IPv6, bad entries: rare in a list, the object path.
+    const result = lookup(entry, judge)
+    out.value(result)
+    return result.error === undefined
+  }
+
   return Object.assign(lookup, {
     write(entry: unknown, judge: RouteJudge | undefined, out: JsonBytes): boolean {
       if (typeof entry === 'string') {
@@ -270,13 +322,9 @@ export function defineBulkLookup(data: IpDataSets): BulkLookup {
           writeIpv4(value, judge, out)
           return true
         }
-        // A plain IPv6 address (no brackets, no zone: the scan refuses both).
-        if (scanIpv6(text, 0, text.length, groups) === null && writeIpv6(groups, judge, out)) return true
       }
-      // IPv4 inside IPv6, bracketed IPv6, bad entries: rare in a list, the object path.
-      const result = lookup(entry, judge)
-      out.value(result)
-      return result.error === undefined
+      return writeOther(entry, judge, out)
     },
+    batch: (entries: readonly unknown[], judge: RouteJudge | undefined): BulkBatch => defineBulkBatch(ipv4Answers, entries, judge),
   })
 }

@@ -55,6 +55,12 @@ function judgeOf(set: LoadedVrps | null): RouteJudge | undefined {
   return set === null ? undefined : defineRouteJudge(set.index)
 }
 
+/** A turn of the event loop between slices; a client gone meanwhile ends the work. */
+async function turn(signal: AbortSignal): Promise<void> {
+  await nextTurn()
+  if (signal.aborted) throw new ClientClosedError()
+}
+
 export interface IpBulkDeps {
   ipData: { get(): Promise<IpDataSets> }
   vrps: VrpStore
@@ -75,41 +81,32 @@ export async function ipBulk(deps: IpBulkDeps, entries: readonly unknown[], emit
   // One VRP set for the whole list, even if a refresh swaps it in meanwhile.
   const set = deps.vrps.current()
   const judge = judgeOf(set)
-  // Nobody streams: the results are written as JSON bytes straight from the
-  // lookups (runtime/json-bytes.ts), no object per address; formats and controls
-  // that need the objects get them decoded (descriptor `preEncoded`).
-  const out = emit ? undefined : new JsonBytes()
-  out?.byte(0x5b)
-  let valid = 0
-  for (let from = 0; from < entries.length; from += SLICE) {
-    if (from > 0) {
-      await nextTurn()
-      if (signal.aborted) throw new ClientClosedError()
+  if (emit) {
+    // Streamed: one object per address, a slice at a time, in the list's order.
+    for (let from = 0; from < entries.length; from += SLICE) {
+      if (from > 0) await turn(signal)
+      let wait: Promise<void> | undefined
+      for (let i = from, to = Math.min(entries.length, from + SLICE); i < to; i++) wait = emit(lookup(entries[i], judge)) ?? wait
+      // A slow reader of the stream holds the next slice back.
+      if (wait) await wait
     }
-    const to = Math.min(entries.length, from + SLICE)
-    if (out) {
-      for (let i = from; i < to; i++) {
-        if (i > 0) out.byte(0x2c)
-        if (lookup.write(entries[i], judge, out)) valid++
-      }
-      continue
-    }
-    let wait: Promise<void> | undefined
-    for (let i = from; i < to; i++) {
-      const result = lookup(entries[i], judge)
-      if (result.error === undefined) valid++
-      wait = emit!(result) ?? wait
-    }
-    // A slow reader of the stream holds the next slice back.
-    if (wait) await wait
+    return undefined
   }
-  out?.byte(0x5d)
-  if (emit) return undefined
+  // Nobody streams: the results are written as JSON bytes straight from the
+  // lookups (runtime/json-bytes.ts), no object per address, the lookups in
+  // address order (plugins/network/bulk-batch.ts); formats and controls that
+  // need the objects get them decoded (descriptor `preEncoded`).
+  const out = new JsonBytes()
+  out.byte(0x5b)
+  const batch = lookup.batch(entries, judge)
+  for (const _ of batch.steps(SLICE, out)) await turn(signal)
+  out.byte(0x5d)
+  const valid = batch.valid
   return {
     count: entries.length,
     valid,
     invalid: entries.length - valid,
-    results: out!.finish(),
+    results: out.finish(),
     rpki: set
       ? { loaded: true, vrps: set.index.stats.vrps, generated_at: set.generatedAt, age_seconds: vrpSetInfo(deps.vrps, set).age_seconds }
       : { loaded: false, vrps: null, generated_at: null, age_seconds: null },

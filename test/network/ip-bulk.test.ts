@@ -267,6 +267,16 @@ describe('the JSON answer is written as bytes from the lookups (descriptor preEn
       else if (r < 0.95) list.push(['10.0.0.256', '', 'x"\\\u0000\u2028é', '01.2.3.4', ' 192.0.2.9\t'][Math.floor(rand() * 5)])
       else list.push([null, 7, ['8.8.8.8'], { ip: '8.8.8.8' }, true][Math.floor(rand() * 5)])
     }
+    // The dotted quads are looked up in address order, the answers written in the
+    // list's (bulk-batch.ts): the same address again, near and far (with spaces
+    // around it), and its neighbours in one block, must each get their own slot.
+    const quads = list.filter((entry): entry is string => typeof entry === 'string' && /^\d+\.\d+\.\d+\.\d+$/.test(entry))
+    for (let i = 0; i < 300; i++) {
+      const quad = quads[Math.floor(rand() * quads.length)]!
+      const [a, b, c, d] = quad.split('.').map(Number) as [number, number, number, number]
+      list.splice(Math.floor(rand() * list.length), 0, rand() < 0.5 ? quad : ` ${quad} `)
+      list.push(quad, `${a}.${b}.${c}.${(d + 1) % 256}`, `${a}.${b}.${c ^ 1}.${d}`)
+    }
     const body = JSON.stringify(list)
     const bytes = await masked(await post(body))
     // Naming every top-level field is shaping: the list is decoded, rebuilt and

@@ -59,7 +59,11 @@ export class CountryDatabase {
    * (bulk lookups; ~10x faster than lookup(), mmdb-ipv4-walk.ts).
    */
   lookupIpv4(address: number): string | null {
-    return this.#byRecordOf(this.#walk(address), () => formatIpv4Number(address))
+    const record = this.#walk(address)
+    if (record === 0) return null
+    const code = this.#byRecord.get(record)
+    // The address's text only when the record is new (no closure per lookup: a bulk list makes 100,000).
+    return code !== undefined ? code : this.#decode(record, formatIpv4Number(address))
   }
 
   /**
@@ -69,22 +73,23 @@ export class CountryDatabase {
    */
   lookupIpv6(groups: Uint16Array): string | null {
     if (this.#walk6 === null) return null
-    const word = (i: number) => (((groups[i] as number) << 16) | (groups[i + 1] as number)) >>> 0
-    return this.#byRecordOf(this.#walk6(word(0), word(2), word(4), word(6)), () => formatIpv6Groups(groups))
+    const record = this.#walk6(wordAt(groups, 0), wordAt(groups, 2), wordAt(groups, 4), wordAt(groups, 6))
+    if (record === 0) return null
+    const code = this.#byRecord.get(record)
+    return code !== undefined ? code : this.#decode(record, formatIpv6Groups(groups))
   }
 
-  /** The country of the data record a walk ended on; the reader decodes each record once, from the address's text. */
-  #byRecordOf(record: number, text: () => string): string | null {
-    if (record === 0) return null
-    let code = this.#byRecord.get(record)
-    if (code === undefined) {
-      code = this.lookup(text())
-      // Bounded like the reader's cache: an operator's city-level file has many records.
-      if (this.#byRecord.size < MAX_CACHED_RECORDS) this.#byRecord.set(record, code)
-    }
+  /** The country of a data record a walk ended on, decoded by the reader from an address's text, kept by the record. */
+  #decode(record: number, text: string): string | null {
+    const code = this.lookup(text)
+    // Bounded like the reader's cache: an operator's city-level file has many records.
+    if (this.#byRecord.size < MAX_CACHED_RECORDS) this.#byRecord.set(record, code)
     return code
   }
 }
+
+/** Groups i and i+1 as one unsigned 32-bit word. */
+const wordAt = (groups: Uint16Array, i: number): number => (((groups[i] as number) << 16) | (groups[i + 1] as number)) >>> 0
 
 /**
  * Decoded records kept by their offset in the file. A country database has a few
