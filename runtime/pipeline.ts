@@ -400,6 +400,7 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
       header: call.header,
       produce: data.produce,
       line: shapeLine ? (item) => JSON.stringify(shapeLine(item)) : (item) => JSON.stringify(item),
+      plain: !shapeLine,
       failure: (thrown) => {
         // The status went out with the first line: the error is the last line, as its envelope.
         const error = thrown instanceof ApiError ? thrown : new InternalError()

@@ -10,7 +10,16 @@
  * behind (the stream's buffer is full): a producer awaits it before it makes
  * more, so a slow client holds the work back instead of piling it up in memory.
  */
-export type Emit = (item: unknown) => Promise<void> | undefined
+export type Emit = ((item: unknown) => Promise<void> | undefined) & {
+  /**
+   * Present only when every item goes out as its plain JSON text (no fields= to
+   * shape it): lines a producer wrote as bytes itself, each one item's JSON
+   * followed by "\n", after the items emitted so far. A producer that writes its
+   * items' JSON faster than JSON.stringify of objects (the bulk IP lookup) hands
+   * them over here; the return value means what emit's does.
+   */
+  readonly lines?: (chunks: readonly Uint8Array[]) => Promise<void> | undefined
+}
 
 /**
  * `emit` is undefined when nobody streams: the producer then returns the whole

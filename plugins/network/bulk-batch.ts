@@ -57,10 +57,11 @@ export interface BulkBatch {
   /**
    * The work, a step at a time: each step is at most about `slice` entries' worth
    * (the caller gives the event loop a turn between steps). The answers go into
-   * `out` as a JSON array's elements (comma-separated, no brackets) in the list's
-   * order.
+   * `out` in the list's order with the byte `between` between two (a comma for a
+   * JSON array's elements, a newline for NDJSON lines), none before the first or
+   * after the last.
    */
-  steps(slice: number, out: JsonBytes): Generator<void, void, void>
+  steps(slice: number, out: JsonBytes, between?: number): Generator<void, void, void>
   /** Entries that were addresses (after the steps are done). */
   readonly valid: number
 }
@@ -88,7 +89,7 @@ export function defineBulkBatch(answers: Ipv4Answers, entries: readonly unknown[
     return quads
   }
 
-  function* steps(slice: number, out: JsonBytes): Generator<void, void, void> {
+  function* steps(slice: number, out: JsonBytes, between = 0x2c): Generator<void, void, void> {
     let quads = 0
     for (let from = 0; from < size; from += slice) {
       if (from > 0) yield
@@ -112,7 +113,7 @@ export function defineBulkBatch(answers: Ipv4Answers, entries: readonly unknown[
       yield
       const to = Math.min(size, from + slice)
       for (let i = from; i < to; i++) {
-        if (i > 0) out.byte(0x2c)
+        if (i > 0) out.byte(between)
         if (kind[i] === DOTTED_QUAD) {
           answers.write(values[i] as number, columns, i, out)
           valid++

@@ -23,6 +23,8 @@ import { vrpSetInfo } from './vrp-set-info.ts'
 
 /** Addresses per slice: ~2-4 ms of work, the longest the event loop is held for at a time. */
 export const SLICE = 2_000
+/** Addresses per window of an NDJSON answer after the first (a window's lines go out when it is done). */
+export const STREAM_WINDOW = 20_000
 
 export type IpBulkAnswer = AnswerData<z.input<typeof IpBulkData>>
 
@@ -81,8 +83,25 @@ export async function ipBulk(deps: IpBulkDeps, entries: readonly unknown[], emit
   // One VRP set for the whole list, even if a refresh swaps it in meanwhile.
   const set = deps.vrps.current()
   const judge = judgeOf(set)
+  if (emit?.lines) {
+    // Streamed as plain lines: the list in windows, each a batch (lookups in
+    // address order) written as NDJSON bytes. The first window is one slice, so
+    // the first lines go out as soon as with objects; later ones are larger,
+    // since the address order pays off with more addresses per window.
+    for (let from = 0, size = SLICE; from < entries.length; from += size, size = STREAM_WINDOW) {
+      if (from > 0) await turn(signal)
+      const out = new JsonBytes()
+      const batch = lookup.batch(entries.slice(from, from + size), judge)
+      for (const _ of batch.steps(SLICE, out, 0x0a)) await turn(signal)
+      out.byte(0x0a)
+      const wait = emit.lines(out.finish().chunks)
+      // A slow reader of the stream holds the next window back.
+      if (wait) await wait
+    }
+    return undefined
+  }
   if (emit) {
-    // Streamed: one object per address, a slice at a time, in the list's order.
+    // Streamed with each line shaped (fields=): one object per address, a slice at a time, in the list's order.
     for (let from = 0; from < entries.length; from += SLICE) {
       if (from > 0) await turn(signal)
       let wait: Promise<void> | undefined

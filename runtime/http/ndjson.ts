@@ -51,6 +51,8 @@ export interface NdjsonOptions {
   produce: Produce<unknown>
   /** One item's JSON text (shaping applied), without the newline. */
   line: (item: unknown) => string
+  /** Whether `line` is the item's plain JSON (no shaping): producers may then emit lines as bytes (Emit.lines). */
+  plain?: boolean
   /** The last line when the producer fails once the answer has begun (the status is sent already). */
   failure: (thrown: unknown) => string
   /** Aborts when the client goes away. */
@@ -123,7 +125,11 @@ export function ndjsonResponse(options: NdjsonOptions): Response {
     w?.()
   }
 
-  const emit: Emit = (item) => {
+  const backpressure = (): Promise<void> | undefined => {
+    if (!behind()) return undefined
+    return (waiting ??= new Promise<void>((resolve) => (wake = resolve)))
+  }
+  const emitItem = (item: unknown): Promise<void> | undefined => {
     if (!open) return undefined
     pending += `${options.line(item)}\n`
     if (pending.length >= CHUNK_CHARS) flush()
@@ -131,9 +137,23 @@ export function ndjsonResponse(options: NdjsonOptions): Response {
       scheduled = true
       queueMicrotask(flush)
     }
-    if (!behind()) return undefined
-    return (waiting ??= new Promise<void>((resolve) => (wake = resolve)))
+    return backpressure()
   }
+  /** Lines written as bytes by the producer: after what is pending, in chunks of at most CHUNK_CHARS bytes. */
+  const emitLines = (chunks: readonly Uint8Array[]): Promise<void> | undefined => {
+    if (!open) return undefined
+    flush()
+    for (const chunk of chunks) {
+      for (let at = 0; at < chunk.byteLength; at += CHUNK_CHARS) {
+        const piece = chunk.subarray(at, Math.min(chunk.byteLength, at + CHUNK_CHARS))
+        if (zip) zip.write(piece)
+        else enqueue(piece)
+      }
+    }
+    zip?.flush(flushKind)
+    return backpressure()
+  }
+  const emit: Emit = options.plain ? Object.assign(emitItem, { lines: emitLines }) : emitItem
 
   const close = (outcome: 'complete' | 'failed'): void => {
     flush()

@@ -9,6 +9,7 @@ import { parseIp } from '../../runtime/ip/parse.ts'
 import { listen } from '../../runtime/server.ts'
 import type { TestApp } from '../support/app.ts'
 import { startTestApp } from '../support/app.ts'
+import { SLICE, STREAM_WINDOW } from '../../plugins/routing/ip-bulk.ts'
 
 // POST /api/ip/bulk. Every answer is held to an independent source: the single
 // GET /api/ip/{ip} answer of the same address (ASN, name, country, class, bogon:
@@ -322,6 +323,28 @@ describe('formats and NDJSON', () => {
     expect(text.endsWith('\n')).toBe(true)
     expect(text.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(whole.results)
   })
+
+  it('writes plain lines as bytes in windows (the lookups in address order), byte for byte the object path\'s lines', async () => {
+    // More entries than the first window (SLICE) and a later one (STREAM_WINDOW)
+    // hold, with repeats across windows, IPv6, bad entries and non-strings.
+    const rand = prng(20261127)
+    const long: unknown[] = []
+    for (let i = 0; i < SLICE + STREAM_WINDOW + 3_000; i++) {
+      const r = rand()
+      if (r < 0.8) long.push(Array.from({ length: 4 }, () => Math.floor(rand() * 256)).join('.'))
+      else if (r < 0.9 && long.length > 0) long.push(long[Math.floor(rand() * long.length)])
+      else if (r < 0.95) long.push(bigToV6((0x2000n + BigInt(Math.floor(rand() * 0x1000))) << 112n | BigInt(Math.floor(rand() * 2 ** 48))))
+      else long.push(['10.0.0.256', ' 192.0.2.9 ', '::ffff:192.0.2.1', null, 7][Math.floor(rand() * 5)])
+    }
+    const ndjson = { accept: 'application/x-ndjson' }
+    const plain = await post(JSON.stringify(long), 'application/json', '', ndjson)
+    const plainText = await plain.text()
+    // Naming every field shapes each line: the object path, JSON.stringify per line.
+    const every = 'results.ip,results.version,results.asn,results.as_name,results.country,results.class,results.bogon,results.prefix,results.rpki,results.input,results.error'
+    const shapedText = await (await post(JSON.stringify(long), 'application/json', `?fields=${every}`, ndjson)).text()
+    expect(plainText.split('\n').length).toBe(long.length + 1)
+    expect(plainText).toBe(shapedText)
+  }, 60_000)
 
   it('applies fields= inside the line, and refuses sort/limit for NDJSON', async () => {
     const ndjson = { accept: 'application/x-ndjson' }
