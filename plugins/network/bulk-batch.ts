@@ -1,6 +1,5 @@
 import { scanIpv4 } from '../../runtime/ip/parse-ipv4.ts'
 import type { JsonBytes } from '../../runtime/json-bytes.ts'
-import type { RouteJudge } from './bulk-lookup.ts'
 
 // A bulk list (POST /api/ip/bulk) answered in two orders: the plain dotted quads
 // (most of any list) are looked up in address order, the answers written in the
@@ -39,14 +38,14 @@ export class Ipv4Columns {
   }
 }
 
-/** What the lookup (bulk-lookup.ts) does for the batch. */
-export interface Ipv4Answers {
+/** What the lookup (bulk-lookup.ts) does for the batch; `Judge` is its RPKI judge, passed through. */
+export interface Ipv4Answers<Judge> {
   /** Looks up the dotted quad `value` into slot `at`; `judge` adds the RPKI state. */
-  resolve(value: number, judge: RouteJudge | undefined, columns: Ipv4Columns, at: number): void
+  resolve(value: number, judge: Judge, columns: Ipv4Columns, at: number): void
   /** Writes the answer for `value` from slot `at`. */
   write(value: number, columns: Ipv4Columns, at: number, out: JsonBytes): void
   /** Any other entry (IPv6, IPv4 inside IPv6, a bad one), written whole; whether it was an address. */
-  other(entry: unknown, judge: RouteJudge | undefined, out: JsonBytes): boolean
+  other(entry: unknown, judge: Judge, out: JsonBytes): boolean
 }
 
 /** Not a plain dotted quad: written by Ipv4Answers.other. */
@@ -66,7 +65,7 @@ export interface BulkBatch {
   readonly valid: number
 }
 
-export function defineBulkBatch(answers: Ipv4Answers, entries: readonly unknown[], judge: RouteJudge | undefined): BulkBatch {
+export function defineBulkBatch<Judge>(answers: Ipv4Answers<Judge>, entries: readonly unknown[], judge: Judge): BulkBatch {
   const size = entries.length
   const kind = new Uint8Array(size)
   const values = new Uint32Array(size)

@@ -172,7 +172,7 @@ export function defineBulkLookup(data: IpDataSets): BulkLookup {
   // A dotted quad's answer in two steps, the lookups into a slot of columns and
   // the bytes from it, so a list can look up in address order and write in its
   // own (bulk-batch.ts).
-  const ipv4Answers: Ipv4Answers = {
+  const ipv4Answers: Ipv4Answers<RouteJudge | undefined> = {
     resolve(value, judge, columns, at) {
       columns.tail[at] = tailOf(ipv4RegistryVerdict(value), countryDb.lookupIpv4(value)).id
       const row = asnDb.findIpv4(value)
