@@ -9,6 +9,7 @@ import type { AnyEndpoint } from './define-endpoint.ts'
 import type { RawRouteHandler, RequestObserver } from './define-plugin.ts'
 import { ApiError, InputError, MethodNotAllowedError, NotFoundError } from './errors.ts'
 import { encodeBody } from './http/content-coding.ts'
+import { RecentRoutesH3 } from './recent-routes.ts'
 import { aliasPath } from './registry.ts'
 import type { Formats } from './respond.ts'
 import { baseHeaders, errorInfo, errorResponse } from './respond.ts'
@@ -33,6 +34,9 @@ export interface RouteTableDeps {
   isoNow: () => string
   observe: RequestObserver | undefined
 }
+
+/** The route of every path no endpoint has (the 404). */
+const CATCH_ALL = '/**'
 
 export function createRouteTable(deps: RouteTableDeps): H3 {
   const { config, log, formats, nextId, isoNow, observe } = deps
@@ -88,10 +92,13 @@ export function createRouteTable(deps: RouteTableDeps): H3 {
     })
   }
 
-  const app = new H3({
-    // Errors raised by h3 itself (malformed URL, ...) get the same envelope.
-    onError: (error, event) => errorFor(event, error.status < 500 ? new ApiError(error.status, error.status === 400 ? 'bad_request' : 'not_found', error.message) : error),
-  })
+  const app = new RecentRoutesH3(
+    {
+      // Errors raised by h3 itself (malformed URL, ...) get the same envelope.
+      onError: (error, event) => errorFor(event, error.status < 500 ? new ApiError(error.status, error.status === 400 ? 'bad_request' : 'not_found', error.message) : error),
+    },
+    CATCH_ALL,
+  )
 
   for (const [path, methods] of groups) {
     const allowed = [...methods.keys()].filter((m) => m !== 'HEAD')
@@ -126,7 +133,7 @@ export function createRouteTable(deps: RouteTableDeps): H3 {
       return new FastResponse(sent, { status: 200, statusText: 'OK', headers })
     })
   }
-  app.all('/**', (event) =>
+  app.all(CATCH_ALL, (event) =>
     errorFor(
       event,
       event.url.pathname.includes('\0')
