@@ -48,8 +48,7 @@ export interface Ipv4Answers<Judge> {
   other(entry: unknown, judge: Judge, out: JsonBytes): boolean
 }
 
-/** Not a plain dotted quad: written by Ipv4Answers.other. */
-const OTHER = 0
+/** An entry's kind: a plain dotted quad (looked up in address order); 0 is anything else (written by Ipv4Answers.other). */
 const DOTTED_QUAD = 1
 
 export interface BulkBatch {
