@@ -131,6 +131,9 @@ export function render(request: FuzzRequest, mutations: WireMutation[], host: st
         }
         break
       case 'framing':
+        // A later framing replaces an earlier one (but for Expect, added to it):
+        // the half-close belongs to a long Content-Length that is still there.
+        if (m.style !== 'expect-continue') halfClose = false
         switch (m.style) {
           case 'short-length':
             framing = [`Content-Length: ${Math.max(0, body.length - 1)}`]
