@@ -49,6 +49,18 @@ export interface Call {
    * and the descriptor's `cost` applies.
    */
   cost?: number
+  /**
+   * Set by the pipeline when the input was the one kept for a recent request with
+   * the same path and query (a copy of it is `input`): runtime/question-key.ts
+   * keeps the question's key here, made once. Layers use questionKey(call).
+   */
+  readonly recent?: RecentInput
+}
+
+/** A validated input kept by path and query, and the key of its question once made. */
+export interface RecentInput {
+  readonly input: Readonly<Record<string, unknown>>
+  key: string | undefined
 }
 
 /** A value now, or later. */

@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http'
 import type { H3Event } from 'h3'
 import type { Logger } from 'pino'
 import { FastResponse } from 'srvx'
-import type { Call, Layer, LayerStage, MaybePromise, Step } from './call.ts'
+import type { Call, Layer, LayerStage, MaybePromise, RecentInput, Step } from './call.ts'
 import { isPending } from './call.ts'
 import { anonymousPrincipal, clientIp } from './client-ip.ts'
 import type { Clock } from './clock.ts'
@@ -135,6 +135,9 @@ interface RuntimeCall extends Call {
   controlsError: unknown
   routeParams: Record<string, string> | undefined
   url: URL
+  /** The path and query as sent (url.pathname + url.search), made once: the recent-input key, the ETag's target, links.self. */
+  target: string
+  recent: RecentInput | undefined
 }
 
 function stepsFor(endpoint: AnyEndpoint, layers: readonly Layer[], stage: LayerStage): Step[] {
@@ -198,7 +201,8 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
   // sending endless distinct paths costs one Map insert and delete per request,
   // and what is kept stays under ~0.3 MiB per endpoint (a key and its input are
   // each at most ~256 characters). Refused inputs are never kept.
-  const recentInputs = new Map<string, Record<string, unknown>>()
+  // The kept entry also holds the question's key once made (runtime/question-key.ts).
+  const recentInputs = new Map<string, RecentInput>()
   // Not async: an endpoint without a body validates synchronously (a throw here
   // still rejects, as run() is awaited inside the handler's try).
   const validate: Step = endpoint.body
@@ -213,10 +217,11 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
     : (call, next) => {
         const c = call as RuntimeCall
         if (c.controlsError !== undefined) throw c.controlsError
-        const key = c.url.search.length > 1 ? c.url.pathname + c.url.search : c.url.pathname
+        const key = c.url.search.length > 1 ? c.target : c.url.pathname
         const kept = key.length <= RECENT_INPUT_KEY_CHARS ? recentInputs.get(key) : undefined
         if (kept !== undefined) {
-          call.input = { ...kept }
+          call.input = { ...kept.input }
+          c.recent = kept
           return next()
         }
         // url.searchParams builds a full WHATWG URL on srvx (~30 µs per request,
@@ -224,7 +229,8 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
         const input = validateRaw(rawInput(endpoint, queryKeys, c.routeParams, c.url.search.length > 1 ? c.url.searchParams : NO_QUERY))
         if (key.length <= RECENT_INPUT_KEY_CHARS && plainValues(input)) {
           if (recentInputs.size >= RECENT_INPUTS) recentInputs.delete(recentInputs.keys().next().value!)
-          recentInputs.set(key, { ...input })
+          c.recent = { input: { ...input }, key: undefined }
+          recentInputs.set(key, c.recent)
         }
         call.input = input
         return next()
@@ -313,7 +319,7 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
     const shaped = shaper(data, controls)
     if (tagged) {
       // After shaping, so a request shaping refuses (400) is never a 304.
-      const etag = weakTag(data, call.caller.tier, url.pathname + url.search)
+      const etag = weakTag(data, call.caller.tier, call.target)
       if (etag !== undefined) {
         headers.etag = etag
         if (noneMatch(call.header('if-none-match'), etag)) {
@@ -335,7 +341,7 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
         meta = plainMeta(call.cache, call.caller.tier)
       }
     }
-    const self = controls.includeLinks ? url.pathname + url.search : undefined
+    const self = controls.includeLinks ? call.target : undefined
     const envelope = successEnvelope(shaped.data, meta, self, call.requestId, isoNow())
     const link = pagination ? pageLinks(url.pathname, url.search, pagination) : undefined
     const response = successResponse(envelope, format, ctx, head, call.header, link, encodedKey)
@@ -448,6 +454,8 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
       controlsError: undefined,
       routeParams: event.context.params,
       url,
+      target: url.pathname + url.search,
+      recent: undefined,
     }
     if (url.search.length > 1) {
       try {

@@ -32,8 +32,12 @@ export function createMemoryStore(maxEntries: number, clock: Clock): CacheStore 
       }
       return entry
     },
+    // No lru-cache TTL: the entry's own staleUntil, read against the app's clock
+    // in get(), is the one judge (lru-cache's would run on performance.now() and
+    // cost every get a second freshness check). A stale entry leaves when it is
+    // next asked for or when it is the least recently used.
     set(key, entry) {
-      lru.set(key, entry, { ttl: Math.max(1, entry.staleUntil - clock.now()) })
+      lru.set(key, entry)
     },
   }
 }

@@ -3,7 +3,7 @@ import { defineLayer, isPending } from '../../runtime/call.ts'
 import { definePlugin } from '../../runtime/define-plugin.ts'
 import { toSeconds } from '../../runtime/duration.ts'
 import { ApiError } from '../../runtime/errors.ts'
-import { cacheKey } from './cache-key.ts'
+import { questionKey } from '../../runtime/question-key.ts'
 import type { CacheEntry, CacheStore } from './cache-store.ts'
 import { createMemoryStore } from './cache-store.ts'
 import { createRedisStore } from './redis-store.ts'
@@ -89,7 +89,7 @@ export default definePlugin({
             return miss(call, next, key, entry)
           }
           return (call, next) => {
-            const key = cacheKey(endpoint.name, call.input)
+            const key = questionKey(call)
             const entry = store.get(key)
             return isPending(entry) ? entry.then((found) => lookup(call, next, key, found)) : lookup(call, next, key, entry)
           }

@@ -128,6 +128,11 @@ export function chooseCoding(length: number, headers: Record<string, string>, he
  * browser's copy fetched without Origin must not answer its cross-origin fetch).
  */
 export function varyStored(headers: Record<string, string>): void {
+  // Nearly always Vary is not set yet: one assignment, no parsing.
+  if (headers.vary === undefined) {
+    headers.vary = 'Accept-Encoding, Origin'
+    return
+  }
   addVary(headers, 'Accept-Encoding')
   addVary(headers, 'Origin')
 }

@@ -19,11 +19,14 @@ import { hash } from 'node:crypto'
 
 /**
  * Per data object (by identity: cached data goes out again unchanged), its digest
- * and the tags already made from it: a cache hit costs a map lookup, not a hash.
+ * and the tags already made from it, by tier and then by target: a cache hit costs
+ * two map lookups with strings it already has (no key text made and hashed per
+ * request), not a hash.
  */
 interface Known {
   digest: string
-  tags: Map<string, string>
+  tags: Map<string, Map<string, string>>
+  count: number
 }
 const known = new WeakMap<object, Known>()
 /** Tags kept per data object: its targets (format, fields, pages...) times tiers. */
@@ -38,21 +41,25 @@ const tagOf = (dataDigest: string, key: string): string => `W/"${digest(`${dataD
 
 /** The weak tag of an enveloped answer; undefined when the data cannot be read as JSON (then no tag at all). */
 export function weakTag(data: unknown, tier: string, target: string): string | undefined {
-  const key = `${tier}\n${target}`
   try {
     if (typeof data !== 'object' || data === null) {
       const json = JSON.stringify(data) as string | undefined
-      return json === undefined ? undefined : tagOf(digest(json), key)
+      return json === undefined ? undefined : tagOf(digest(json), `${tier}\n${target}`)
     }
     let entry = known.get(data)
     if (entry === undefined) {
-      entry = { digest: digest(JSON.stringify(data)), tags: new Map() }
+      entry = { digest: digest(JSON.stringify(data)), tags: new Map(), count: 0 }
       known.set(data, entry)
     }
-    let tag = entry.tags.get(key)
+    let byTarget = entry.tags.get(tier)
+    let tag = byTarget?.get(target)
     if (tag === undefined) {
-      tag = tagOf(entry.digest, key)
-      if (entry.tags.size < MAX_TAGS) entry.tags.set(key, tag)
+      tag = tagOf(entry.digest, `${tier}\n${target}`)
+      if (entry.count < MAX_TAGS) {
+        if (byTarget === undefined) entry.tags.set(tier, (byTarget = new Map()))
+        byTarget.set(target, tag)
+        entry.count++
+      }
     }
     return tag
   } catch {

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateKey, hashKey } from '../../plugins/auth/api-keys.ts'
 import { defineFixedClock } from '../../runtime/clock.ts'
-import { noneMatch } from '../../runtime/http/entity-tag.ts'
+import { noneMatch, weakTag } from '../../runtime/http/entity-tag.ts'
 import type { TestApp } from '../support/app.ts'
 import { startTestApp } from '../support/app.ts'
 
@@ -49,6 +49,28 @@ describe('If-None-Match matching', () => {
   it('weak comparison both ways: a strong tag matches its weak form', () => {
     expect(noneMatch('W/"abc"', '"abc"')).toBe(true)
     expect(noneMatch('"abc-gzip"', '"abc"')).toBe(false)
+  })
+})
+
+describe('weak tags kept per data object', () => {
+  it('a kept tag is the one a fresh object with the same data gets, for every tier and target, past the bound on kept tags too', () => {
+    const data = { records: [{ address: '192.0.2.1' }], ttl: 300 }
+    const tiers = ['anonymous', 'pro', 'enterprise']
+    const targets = Array.from({ length: 40 }, (_, i) => `/api/dns/a/host${i}.example?format=${i % 2 ? 'csv' : 'json'}`)
+    const seen = new Set<string>()
+    for (let round = 0; round < 2; round++) {
+      for (const tier of tiers) {
+        for (const target of targets) {
+          const tag = weakTag(data, tier, target)!
+          expect(tag).toMatch(/^W\/"[A-Za-z0-9_-]{22}"$/)
+          expect(weakTag(structuredClone(data), tier, target)).toBe(tag)
+          if (round === 0) seen.add(tag)
+        }
+      }
+    }
+    // Every (tier, target) its own tag.
+    expect(seen.size).toBe(tiers.length * targets.length)
+    expect(weakTag(data, 'pro', 'x')).not.toBe(weakTag({ ...data, ttl: 301 }, 'pro', 'x'))
   })
 })
 
