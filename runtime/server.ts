@@ -50,14 +50,13 @@ export async function listen(service: InfralensApp, options: { port: number; hos
   // still being worked on when the shutdown begins are found through their
   // connections at that moment (drain()), so their connections close right after
   // them instead of idling until the client's or the server's keep-alive timeout.
-  // Per request this costs one flag test: tracking each answer in a set with a
-  // 'close' listener cost ~1 µs of every request (bench/RESULTS.md).
+  // Until the shutdown this costs a request nothing: the 'request' listener that
+  // says Connection: close is added by drain() (tracking each answer in a set with
+  // a 'close' listener cost ~1 µs of every request, bench/RESULTS.md, and even a
+  // listener testing a flag made every request's emit copy a two-handler list).
   if (node) {
     const state: ServerState = { draining: false, sockets: new Set() }
     states.set(server, state)
-    node.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
-      if (state.draining) res.shouldKeepAlive = false
-    })
     // Open connections: for drain(), to find the answers in progress, and to know
     // when the last one has ended where there is no listener of our own to close.
     node.on('connection', (socket: Socket) => {
@@ -105,7 +104,14 @@ export function drain(server: Server): Promise<void> {
   const node = server.node?.server as HttpServer | undefined
   const state = states.get(server)
   if (!node || !state) return server.close()
-  state.draining = true
+  if (!state.draining) {
+    state.draining = true
+    // Answers begun from now on end their connection. First in line, so it runs
+    // before the handler writes anything.
+    node.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+      res.shouldKeepAlive = false
+    })
+  }
   // Answers in progress end their connection (headers not sent yet: they still can say so).
   for (const socket of state.sockets) {
     const res = answerInProgress(socket)
