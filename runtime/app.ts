@@ -8,7 +8,7 @@ import { defineIsoNow, systemClock } from './clock.ts'
 import type { Config } from './config.ts'
 import { loadConfig } from './config.ts'
 import type { AnyEndpoint } from './define-endpoint.ts'
-import type { Plugin, RequestObserver } from './define-plugin.ts'
+import type { Plugin, ReadinessCheck, RequestObserver } from './define-plugin.ts'
 import { createLogger } from './logger.ts'
 import { createDnsClient } from './net/dns/dns-client.ts'
 import { dnsHostLookup } from './net/dns-host-lookup.ts'
@@ -55,6 +55,8 @@ export interface InfralensApp {
   clock: Clock
   /** The CPU pool of the endpoints marked offload; undefined without any, or with INFRALENS_CPU_WORKERS=0. */
   cpu: CpuPool | undefined
+  /** Every readiness check (the plugins' and Redis's): /api/ready runs them, and a serving process before it listens (runtime/warm-up.ts). */
+  readinessChecks: ReadonlyArray<{ name: string; check: ReadinessCheck }>
   close(): Promise<void>
 }
 
@@ -139,6 +141,7 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
     nextId,
     clock,
     cpu,
+    readinessChecks: registered.checks,
     async close() {
       for (const close of closers.reverse()) await close()
       await redis?.close()

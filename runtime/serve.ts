@@ -4,9 +4,14 @@ import type { ClusterLink, WorkerStartup } from './cluster/worker-link.ts'
 import { ConfigError } from './config.ts'
 import { freezeIntrinsics } from './harden.ts'
 import { acceptConnection, drain, listen } from './server.ts'
+import { warmUp } from './warm-up.ts'
+
+/** How long a serving process waits for its readiness checks before it listens anyway (runtime/warm-up.ts). */
+export const WARM_UP_MS = 5_000
 
 // One process serving HTTP: the whole service when INFRALENS_WORKERS is 1, or one
-// cluster worker of several (runtime/cluster/). Builds the app, listens, freezes
+// cluster worker of several (runtime/cluster/). Builds the app, loads what its
+// readiness checks wait for (runtime/warm-up.ts, at most WARM_UP_MS), listens, freezes
 // the built-in prototypes, and on SIGTERM/SIGINT drains: stops accepting,
 // finishes the requests in flight (up to the grace period), closes Redis and the
 // logs, exits 0.
@@ -31,6 +36,9 @@ export async function serveProcess(options: ServeOptions = {}): Promise<Infralen
     process.exit(1)
   }
   const { config, log, endpoints } = service
+  const warmed = await warmUp(service.readinessChecks, { timeoutMs: WARM_UP_MS, intervalMs: 25 })
+  if (warmed.ready) log.info({ ms: warmed.ms, ...(link ? { worker: link.worker } : {}) }, 'readiness checks pass before listening')
+  else log.warn({ ms: warmed.ms, pending: warmed.pending, ...(link ? { worker: link.worker } : {}) }, 'listening before every readiness check passes; /api/ready reports them')
   const server = await listen(service, { port: config.port, host: config.host, handedOver: link !== undefined })
   // In a cluster the primary listens and hands this worker its connections.
   link?.onConnection((socket) => acceptConnection(server, socket))

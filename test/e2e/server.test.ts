@@ -111,6 +111,15 @@ describe('npm start', () => {
     const url = (JSON.parse(await logLine(/"url":"/)) as { url: string }).url
     const res = await fetch(new URL('/api/health', url))
     expect(res.status).toBe(200)
+    // Warmed before listening (runtime/warm-up.ts): the IP data, which loads on
+    // first use, was loaded before the process took its first request.
+    const lines = out.split('\n')
+    const loaded = lines.findIndex((l) => l.includes('"msg":"IP data loaded"'))
+    const warm = lines.findIndex((l) => l.includes('"msg":"readiness checks pass before listening"'))
+    const listening = lines.findIndex((l) => l.includes('"msg":"infralens listening"'))
+    expect(loaded).toBeGreaterThanOrEqual(0)
+    expect(loaded).toBeLessThan(warm)
+    expect(warm).toBeLessThan(listening)
     // Hermetic: the VRP set the routing plugin fetches at start came from the local
     // fixture, not from the public default URL.
     const vrps = JSON.parse(await logLine(/"msg":"VRP set loaded"/)) as { source: string }
