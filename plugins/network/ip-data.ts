@@ -24,10 +24,10 @@ const RETRY_AFTER_MS = 30_000
 
 /**
  * The offline ASN and country data, loaded on first use: the first /api/ip call,
- * or the first readiness probe (so an orchestrator's probe warms it before
- * traffic arrives). Start-up itself never waits for it, and processes that never
- * answer an IP question (most test apps, CLI tools) never pay its ~0.4 s and
- * ~15 MB.
+ * or the first readiness check. A serving process runs its readiness checks
+ * before it listens (runtime/warm-up.ts), so `npm start` loads it at start-up;
+ * processes that never answer an IP question (most test apps, CLI tools) never
+ * pay its ~0.4 s and ~15 MB.
  */
 export class IpDataLoader {
   private state: State = { kind: 'idle' }
