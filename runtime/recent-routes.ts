@@ -5,12 +5,16 @@ import type { H3Config, H3Event, H3Route, MatchedRoute } from 'h3'
 // parameter (/api/dns/a/{domain}) rou3 splits the path into segments and walks
 // its tree on every request: ~1-1.7 µs of a DNS cache hit (bench/RESULTS.md,
 // "Goals' run on a fast box"), where the same popular name is asked again and
-// again. Routing is a function of the method and the path alone (the routes are
-// all added before the first request), so the match of a path seen lately is the
-// match it gets again. Kept: GET matches with parameters only (a static path is
-// already one hash lookup in rou3), for paths of up to RECENT_ROUTE_PATH_CHARS,
-// RECENT_ROUTES of them, oldest out first: a client sending endless distinct paths
-// costs one Map insert and delete per request and what is kept stays bounded.
+// again. A static path is one property lookup in rou3, but in a table of ~150
+// paths (a dictionary-mode object, its key internalized first) it cost twice
+// the floor's two-route table in CPU profiles of /api/uuid, after a miss in the
+// map here: kept too, it is one Map lookup. Routing is a function of the method
+// and the path alone (the routes are all added before the first request), so
+// the match of a path seen lately is the match it gets again. Kept: GET matches
+// but the catch-all's, for paths of up to RECENT_ROUTE_PATH_CHARS,
+// RECENT_ROUTES of them, oldest out first: a client sending endless distinct
+// paths costs one Map insert and delete per request and what is kept stays
+// bounded.
 
 export const RECENT_ROUTES = 512
 export const RECENT_ROUTE_PATH_CHARS = 256
@@ -29,12 +33,15 @@ export class RecentRoutesH3 extends H3 {
     if (event.req.method !== 'GET') return super['~findRoute'](event)
     const path = event.url.pathname
     const kept = this.#recent.get(path)
-    // Each request gets params of its own (h3 puts them on event.context).
-    if (kept !== undefined) return { data: kept.data, params: { ...kept.params } }
+    if (kept !== undefined) {
+      // A static match has no params and h3 only reads it: handed out as it is.
+      // Otherwise each request gets params of its own (h3 puts them on event.context).
+      return kept.params === undefined ? kept : { data: kept.data, params: { ...kept.params } }
+    }
     const match = super['~findRoute'](event)
-    if (match && match.params !== undefined && path.length <= RECENT_ROUTE_PATH_CHARS && match.data.route !== this.#catchAll) {
+    if (match && path.length <= RECENT_ROUTE_PATH_CHARS && match.data.route !== this.#catchAll) {
       if (this.#recent.size >= RECENT_ROUTES) this.#recent.delete(this.#recent.keys().next().value!)
-      this.#recent.set(path, { data: match.data, params: { ...match.params } })
+      this.#recent.set(path, match.params === undefined ? { data: match.data } : { data: match.data, params: { ...match.params } })
     }
     return match
   }

@@ -2,6 +2,7 @@ import { defineFormat } from '../../runtime/define-format.ts'
 import type { FormatContext } from '../../runtime/define-format.ts'
 import type { SuccessEnvelope } from '../../runtime/envelope.ts'
 import { EncodedJson } from '../../runtime/encoded-json.ts'
+import { jsonString } from '../../runtime/json-string.ts'
 
 // Cached data goes out again and again unchanged: its JSON is kept beside the
 // object (WeakMap, so it leaves with the cache entry) and spliced into the
@@ -19,14 +20,15 @@ function dataJson(data: unknown, stable: boolean | undefined): string {
   return json
 }
 
-/** Frozen objects (the runtime's shared meta blocks) never change: their JSON is kept. */
+/**
+ * Frozen objects (the runtime's shared meta blocks) never change: their JSON is
+ * kept. Only frozen ones are ever kept, so a hit needs no isFrozen check.
+ */
 function frozenJson(value: object): string {
-  if (!Object.isFrozen(value)) return JSON.stringify(value)
   let json = memo.get(value)
-  if (json === undefined) {
-    json = JSON.stringify(value)
-    memo.set(value, json)
-  }
+  if (json !== undefined) return json
+  json = JSON.stringify(value)
+  if (Object.isFrozen(value)) memo.set(value, json)
   return json
 }
 
@@ -34,7 +36,7 @@ function frozenJson(value: object): string {
 function afterData(envelope: SuccessEnvelope): string {
   let out = ''
   if (envelope.meta !== undefined) out += `,"meta":${frozenJson(envelope.meta)}`
-  if (envelope.links !== undefined) out += `,"links":{"self":${JSON.stringify(envelope.links.self)}}`
+  if (envelope.links !== undefined) out += `,"links":{"self":${jsonString(envelope.links.self)}}`
   return `${out},"timestamp":"${envelope.timestamp}","request_id":"${envelope.request_id}"}`
 }
 

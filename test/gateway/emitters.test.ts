@@ -114,8 +114,14 @@ describe('XML emitter', () => {
 describe('JSON envelope writer', () => {
   it('writes exactly what JSON.stringify writes, memoized or not', async () => {
     const { jsonFormat } = await import('../../plugins/format/json-format.ts')
-    const meta = fc.option(fc.record({ cache: fc.constantFrom('hit', 'miss'), category: fc.string(), endpoint: fc.string(), tier: fc.string() }), { nil: undefined })
-    const links = fc.option(fc.record({ self: fc.string() }), { nil: undefined })
+    // Frozen metas are the runtime's shared ones, whose JSON the format keeps.
+    const meta = fc.option(
+      fc.tuple(fc.record({ cache: fc.constantFrom('hit', 'miss'), category: fc.string(), endpoint: fc.string(), tier: fc.string() }), fc.boolean()).map(([m, frozen]) => (frozen ? Object.freeze(m) : m)),
+      { nil: undefined },
+    )
+    // links.self is the path the client sent: quotes, backslashes, control characters, lone surrogates.
+    const self = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.string({ unit: fc.constantFrom('"', '\\', '\n', '\u0000', '\u2028', '\ud800', '\udfff', '/', 'a', '😀') }))
+    const links = fc.option(fc.record({ self }), { nil: undefined })
     fc.assert(
       fc.property(jsonish, meta, links, fc.boolean(), (data, m, l, stable) => {
         const envelope = { success: true as const, data, ...(m ? { meta: m } : {}), ...(l ? { links: l } : {}), timestamp: '2026-11-22T22:54:34.707Z', request_id: '01M82QFTPE5CBA6ET5YK9A3YY2' }
