@@ -1,7 +1,6 @@
 import { STATUS_CODES } from 'node:http'
 import type { H3Event } from 'h3'
 import type { Logger } from 'pino'
-import { FastResponse } from 'srvx'
 import type { Call, Layer, LayerStage, MaybePromise, RecentInput, Step } from './call.ts'
 import { isPending } from './call.ts'
 import { anonymousPrincipal, clientIp } from './client-ip.ts'
@@ -22,6 +21,7 @@ import { CallContext } from './resolver-context.ts'
 import type { Formats } from './respond.ts'
 import { baseHeaders, bodyResponse, documentBody, errorInfo, errorResponse, notModified, rawBody, staticResponse, successResponse } from './respond.ts'
 import { noneMatch, weakTag } from './http/entity-tag.ts'
+import { PlainResponse } from './http/plain-response.ts'
 import { acceptsNdjson, ndjsonResponse } from './http/ndjson.ts'
 import { pageLinks } from './http/page-links.ts'
 import { StaticDocuments } from './http/static-document.ts'
@@ -381,7 +381,7 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
     const headers = { ...rendered.headers }
     for (const name in call.headers) headers[name] = call.headers[name]!
     if (observe) report(observe, call, rendered.status, started)
-    return new FastResponse(rendered.body, { status: rendered.status, statusText: STATUS_CODES[rendered.status] ?? '', headers })
+    return new PlainResponse(rendered.body, { status: rendered.status, statusText: STATUS_CODES[rendered.status] ?? '', headers })
   }
 
   /**

@@ -1,5 +1,4 @@
 import { STATUS_CODES } from 'node:http'
-import { FastResponse } from 'srvx'
 import type { Logger } from 'pino'
 import type { AnyEndpoint } from './define-endpoint.ts'
 import type { Format, FormatContext } from './define-format.ts'
@@ -9,11 +8,14 @@ import { ApiError, InternalError } from './errors.ts'
 import type { Coding } from './http/content-coding.ts'
 import { chooseCoding, compressible, encodeBody, varyStored } from './http/content-coding.ts'
 import { noneMatch } from './http/entity-tag.ts'
+import { PlainResponse } from './http/plain-response.ts'
 import type { StaticDocument } from './http/static-document.ts'
 
 // Building the HTTP response is the one place that knows about formats, status
-// codes and headers. Responses are srvx FastResponse: returning the global
-// Response makes srvx read the body as a web stream (notes/performance.md).
+// codes and headers. Responses are srvx FastResponse (returning the global
+// Response makes srvx read the body as a web stream, notes/performance.md), as
+// PlainResponse: the same, handed to Node without srvx's generic header
+// conversion (runtime/http/plain-response.ts).
 
 const EXPOSED = 'X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, Retry-After, X-Cache, X-Total-Count, ETag, Link'
 
@@ -57,7 +59,7 @@ export function successResponse(
   const body = encodedKey !== undefined && format.spliced ? format.spliced(envelope, encodedKey, ctx) : format.success(envelope, ctx)
   const headers = ctx.headers
   if (link !== undefined) headers.link = headers.link === undefined ? link : `${headers.link}, ${link}`
-  return new FastResponse(encodeBody(body, headers, header, head), { status: 200, statusText: 'OK', headers })
+  return new PlainResponse(encodeBody(body, headers, header, head), { status: 200, statusText: 'OK', headers })
 }
 
 /** The body of an envelope-less answer in the requested format (JSON when that one has no raw form). */
@@ -75,7 +77,7 @@ export function documentBody(body: unknown, contentType: string, ctx: FormatCont
 /** An envelope-less answer rendered for this request (one that is not cached, so not kept as a StaticDocument). */
 export function bodyResponse(rendered: { body: string; contentType: string }, ctx: FormatContext, head: boolean, header: HeaderReader): Response {
   ctx.headers['content-type'] = rendered.contentType
-  return new FastResponse(encodeBody(rendered.body, ctx.headers, header, head), { status: 200, statusText: 'OK', headers: ctx.headers })
+  return new PlainResponse(encodeBody(rendered.body, ctx.headers, header, head), { status: 200, statusText: 'OK', headers: ctx.headers })
 }
 
 /**
@@ -87,7 +89,7 @@ export function notModified(headers: Record<string, string>): Response {
   if (compressible(headers['content-type']) && !headers['cache-control']?.includes('no-store')) varyStored(headers)
   delete headers['content-type']
   delete headers['content-encoding']
-  return new FastResponse(null, { status: 304, statusText: 'Not Modified', headers })
+  return new PlainResponse(null, { status: 304, statusText: 'Not Modified', headers })
 }
 
 /**
@@ -101,11 +103,11 @@ export function staticResponse(doc: StaticDocument, headers: Record<string, stri
   headers.etag = doc.tag(coding)
   if (coding !== 'identity') headers['content-encoding'] = coding
   if (noneMatch(header('if-none-match'), headers.etag)) return notModified(headers)
-  if (head) return new FastResponse(null, { status: 200, statusText: 'OK', headers })
+  if (head) return new PlainResponse(null, { status: 200, statusText: 'OK', headers })
   const body = doc.body(coding)
   return body instanceof Promise
-    ? body.then((bytes) => new FastResponse(bytes, { status: 200, statusText: 'OK', headers }))
-    : new FastResponse(body, { status: 200, statusText: 'OK', headers })
+    ? body.then((bytes) => new PlainResponse(bytes, { status: 200, statusText: 'OK', headers }))
+    : new PlainResponse(body, { status: 200, statusText: 'OK', headers })
 }
 
 export interface ErrorResponseOptions {
@@ -159,5 +161,5 @@ export function errorResponse(thrown: unknown, options: ErrorResponseOptions): R
   const headers = { ...options.headers, ...baseHeaders(options.requestId, format.contentType, options.cors), 'cache-control': 'no-store', ...error.headers }
   const ctx: FormatContext = { pretty: options.pretty, endpoint: options.endpoint, headers }
   const body = format.error ? format.error(envelope, ctx) : JSON.stringify(envelope, null, options.pretty ? 2 : undefined)
-  return new FastResponse(encodeBody(body, headers, options.header, options.head), { status: error.status, statusText: STATUS_CODES[error.status] ?? '', headers })
+  return new PlainResponse(encodeBody(body, headers, options.header, options.head), { status: error.status, statusText: STATUS_CODES[error.status] ?? '', headers })
 }
