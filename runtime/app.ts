@@ -110,7 +110,7 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
       },
     })
   }
-  const { resolvers, pricers, upstreams, layers, formats: formatList, closers, observers, rawRoutes, workModules } = await hostPlugins(
+  const { resolvers, pricers, encoders, upstreams, layers, formats: formatList, closers, observers, rawRoutes, workModules } = await hostPlugins(
     plugins,
     { config, log, clock, dns, network, redis, endpoints, cluster: options.cluster },
     registered,
@@ -130,7 +130,7 @@ export async function createApp(options: AppOptions = {}): Promise<InfralensApp>
   const invoke = createInvoker({ config, log, layers, upstreams, endpoints, resolvers, clock })
   const deps: PipelineDeps = { config, log, layers, upstreams, formats, formatNames: new Set(formatMap.keys()), nextId, clock, isoNow, observe, invoke, cpu }
 
-  const routes = endpoints.map((endpoint) => ({ endpoint, handler: createEndpointHandler(endpoint, resolvers.get(endpoint.name)!, deps, pricers.get(endpoint.name)) }))
+  const routes = endpoints.map((endpoint) => ({ endpoint, handler: createEndpointHandler(endpoint, resolvers.get(endpoint.name)!, deps, pricers.get(endpoint.name), encoders.get(endpoint.name)) }))
   const app = createRouteTable({ config, log, routes, rawRoutes, layers, formats, nextId, isoNow, observe })
 
   return {

@@ -13,6 +13,12 @@ export interface FormatContext {
    * serialization by object identity.
    */
   stableData?: boolean
+  /**
+   * The endpoint's own JSON encoder for `data` (api.encodeJson), given only while
+   * `data` is the resolver's unshaped answer: the compact JSON format may use it
+   * instead of JSON.stringify (it writes the same text).
+   */
+  encodeData?: (data: unknown) => string
 }
 
 /** One serialization of the envelope, selected with `format=`. */

@@ -101,6 +101,14 @@ export type Resolver<E extends AnyEndpoint = AnyEndpoint> = (
 export type Pricer<E extends AnyEndpoint = AnyEndpoint> = (input: z.output<E['params']>, caller: Readonly<Caller>) => number
 
 /**
+ * The compact JSON of a resolver's data, written by the plugin that made the data
+ * (api.encodeJson): exactly what JSON.stringify(data) gives, without its cost. For
+ * small answers built from text the plugin generated itself (ids, numbers), which
+ * needs no escaping and no check for it.
+ */
+export type DataEncoder<E extends AnyEndpoint = AnyEndpoint> = (data: z.input<E['data']>) => string
+
+/**
  * Throwing means not ready. Returning a string means ready but degraded (e.g. the
  * shared cache is away and the process runs on its own): reported, not failing.
  */
@@ -157,6 +165,12 @@ export interface PluginApi {
   resolve<E extends AnyEndpoint>(endpoint: E, resolver: Resolver<E>): void
   /** What a call of an endpoint with `inputCost` costs; every such endpoint needs one. */
   price<E extends AnyEndpoint>(endpoint: E, pricer: Pricer<E>): void
+  /**
+   * A hand-written JSON encoder for an endpoint's data (DataEncoder), used for the
+   * compact JSON of answers that are not cached and not shaped; its output must be
+   * JSON.stringify's own for every answer the resolver gives (test it so).
+   */
+  encodeJson<E extends AnyEndpoint>(endpoint: E, encoder: DataEncoder<E>): void
   /**
    * A work module (runtime/cpu/define-work.ts): pure code the CPU pool's workers
    * load, e.g. `new URL('./work.ts', import.meta.url)`. Its resolvers are

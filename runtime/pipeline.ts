@@ -10,7 +10,7 @@ import type { Controls } from './controls.ts'
 import { DEFAULT_CONTROLS, parseControls } from './controls.ts'
 import type { AnyEndpoint } from './define-endpoint.ts'
 import type { FormatContext } from './define-format.ts'
-import type { Pricer, RequestObserver, RequestRecord, Resolver, UpstreamRegistry } from './define-plugin.ts'
+import type { DataEncoder, Pricer, RequestObserver, RequestRecord, Resolver, UpstreamRegistry } from './define-plugin.ts'
 import type { SuccessMeta } from './envelope.ts'
 import { errorEnvelope, successEnvelope } from './envelope.ts'
 import { ApiError, ClientClosedError, InternalError } from './errors.ts'
@@ -147,9 +147,16 @@ function stepsFor(endpoint: AnyEndpoint, layers: readonly Layer[], stage: LayerS
 /**
  * Compiles one descriptor into its request handler: layers and lookups resolved
  * once, here. `pricer`: the cost of a call from its input, for endpoints with
- * `inputCost` (api.price).
+ * `inputCost` (api.price). `encoder`: the plugin's JSON encoder of the data
+ * (api.encodeJson).
  */
-export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver, deps: PipelineDeps, pricer?: Pricer): (event: H3Event) => Response | Promise<Response> {
+export function createEndpointHandler(
+  endpoint: AnyEndpoint,
+  resolver: Resolver,
+  deps: PipelineDeps,
+  pricer?: Pricer,
+  encoder?: DataEncoder,
+): (event: H3Event) => Response | Promise<Response> {
   const { config, formats, formatNames, nextId, isoNow } = deps
   const log = deps.log.child({ endpoint: endpoint.name })
   const shape_ = endpoint.params.shape as Record<string, unknown>
@@ -329,6 +336,8 @@ export function createEndpointHandler(endpoint: AnyEndpoint, resolver: Resolver,
       }
     }
     ctx.stableData = cacheable && !shaping
+    // The plugin's encoder knows the resolver's data, not a shaped copy of it.
+    if (encoder !== undefined && shaped.data === data && encodedKey === undefined) ctx.encodeData = encoder as (data: unknown) => string
     // Paged by the list controls, or by the endpoint itself (descriptor `pagination`).
     const pagination = shaped.pagination ?? (ownPaging ? ownPaging(data) : undefined)
     let meta: SuccessMeta | undefined

@@ -4,7 +4,7 @@ import type { Clock } from './clock.ts'
 import type { Config } from './config.ts'
 import type { AnyEndpoint } from './define-endpoint.ts'
 import type { Format } from './define-format.ts'
-import type { Plugin, PluginApi, Pricer, RawRouteHandler, ReadinessCheck, RequestObserver, Resolver, UpstreamRegistry } from './define-plugin.ts'
+import type { DataEncoder, Plugin, PluginApi, Pricer, RawRouteHandler, ReadinessCheck, RequestObserver, Resolver, UpstreamRegistry } from './define-plugin.ts'
 import type { DnsClient } from './net/dns/dns-client.ts'
 import type { GuardedNetwork } from './net/guarded-network.ts'
 import { PluginError } from './plugins.ts'
@@ -34,6 +34,8 @@ export interface Registrations {
   resolvers: Map<string, Resolver>
   /** Prices of the endpoints whose cost depends on their input (descriptor `inputCost`). */
   pricers: Map<string, Pricer>
+  /** Hand-written JSON encoders of endpoints' data (api.encodeJson). */
+  encoders: Map<string, DataEncoder>
   upstreams: Partial<UpstreamRegistry>
   layers: Layer[]
   formats: Format[]
@@ -46,13 +48,13 @@ export interface Registrations {
 }
 
 export function emptyRegistrations(): Registrations {
-  return { resolvers: new Map(), pricers: new Map(), upstreams: {}, layers: [], formats: [], checks: [], closers: [], observers: [], rawRoutes: new Map(), workModules: [] }
+  return { resolvers: new Map(), pricers: new Map(), encoders: new Map(), upstreams: {}, layers: [], formats: [], checks: [], closers: [], observers: [], rawRoutes: new Map(), workModules: [] }
 }
 
 /** The PluginApi one plugin's setup gets: what it registers lands in `into`. */
 function pluginApi(plugin: Plugin, deps: PluginHostDeps, known: ReadonlySet<string>, into: Registrations): PluginApi {
   const { config, log, clock, dns, network, redis, endpoints, cluster } = deps
-  const { resolvers, pricers, upstreams, layers, formats, checks, closers, observers, rawRoutes, workModules } = into
+  const { resolvers, pricers, encoders, upstreams, layers, formats, checks, closers, observers, rawRoutes, workModules } = into
   return {
     config,
     log: log.child({ plugin: plugin.name }),
@@ -75,6 +77,11 @@ function pluginApi(plugin: Plugin, deps: PluginHostDeps, known: ReadonlySet<stri
       }
       if (pricers.has(endpoint.name)) throw new PluginError(`Two prices for "${endpoint.name}" (second from plugin "${plugin.name}")`)
       pricers.set(endpoint.name, pricer as Pricer)
+    },
+    encodeJson(endpoint, encoder) {
+      if (!known.has(endpoint.name)) throw new PluginError(`Plugin "${plugin.name}" registers a JSON encoder for "${endpoint.name}", which has no descriptor under registry/`)
+      if (encoders.has(endpoint.name)) throw new PluginError(`Two JSON encoders for "${endpoint.name}" (second from plugin "${plugin.name}")`)
+      encoders.set(endpoint.name, encoder as DataEncoder)
     },
     upstream(name, client) {
       if (name in upstreams) throw new PluginError(`Upstream "${String(name)}" is registered twice (second from plugin "${plugin.name}")`)

@@ -41,7 +41,10 @@ function afterData(envelope: SuccessEnvelope): string {
 }
 
 function compact(envelope: SuccessEnvelope, ctx: FormatContext): string {
-  return `{"success":true,"data":${dataJson(envelope.data, ctx.stableData)}${afterData(envelope)}`
+  // A fresh answer its endpoint can encode itself skips JSON.stringify (api.encodeJson);
+  // a cached one is kept anyway.
+  const data = !ctx.stableData && ctx.encodeData !== undefined ? ctx.encodeData(envelope.data) : dataJson(envelope.data, ctx.stableData)
+  return `{"success":true,"data":${data}${afterData(envelope)}`
 }
 
 /**

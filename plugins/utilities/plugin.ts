@@ -26,6 +26,10 @@ export default definePlugin({
     const makeUuid = (version: '4' | '7') => (version === '7' ? uuidv7() : uuidv4())
 
     api.resolve(uuid, ({ version }) => ({ uuid: makeUuid(version), version: Number(version) }))
+    // The service's most asked answer, never cached: its JSON written here (a UUID is
+    // hex digits and hyphens, the version 4 or 7; test/utilities/uuid-json.test.ts
+    // holds it to JSON.stringify) instead of by JSON.stringify, ~3 % of the request.
+    api.encodeJson(uuid, (data) => `{"uuid":"${data.uuid}","version":${data.version}}`)
 
     api.resolve(uuidBulk, ({ count, version }) => ({
       version: Number(version),
