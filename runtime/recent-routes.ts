@@ -5,8 +5,9 @@ import type { H3Config, H3Event, H3Route, MatchedRoute } from 'h3'
 // parameter (/api/dns/a/{domain}) rou3 splits the path into segments and walks
 // its tree on every request: ~1-1.7 µs of a DNS cache hit (bench/RESULTS.md,
 // "Goals' run on a fast box"), where the same popular name is asked again and
-// again. A static path is one property lookup in rou3, but in a table of ~150
-// paths (a dictionary-mode object, its key internalized first) it cost twice
+// again. A static path is one property lookup in rou3, but in a table of 86
+// paths (a dictionary-mode object: %HasFastProperties is false; the key is
+// internalized first) it cost twice
 // the floor's two-route table in CPU profiles of /api/uuid, after a miss in the
 // map here: kept too, it is one Map lookup. Routing is a function of the method
 // and the path alone (the routes are all added before the first request), so
