@@ -7,9 +7,8 @@ import type { H3Config, H3Event, H3Route, MatchedRoute } from 'h3'
 // "Goals' run on a fast box"), where the same popular name is asked again and
 // again. A static path is one property lookup in rou3, but in a table of 86
 // paths (a dictionary-mode object: %HasFastProperties is false; the key is
-// internalized first) it cost twice
-// the floor's two-route table in CPU profiles of /api/uuid, after a miss in the
-// map here: kept too, it is one Map lookup. Routing is a function of the method
+// internalized first) it cost twice the floor's two-route table in CPU profiles
+// of /api/uuid, after a miss in the map here: kept too, it is one Map lookup. Routing is a function of the method
 // and the path alone (the routes are all added before the first request), so
 // the match of a path seen lately is the match it gets again. Kept: GET matches
 // but the catch-all's, for paths of up to RECENT_ROUTE_PATH_CHARS,
