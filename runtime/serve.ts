@@ -24,6 +24,18 @@ export interface ServeOptions {
 
 export async function serveProcess(options: ServeOptions = {}): Promise<InfralensApp> {
   const link = options.cluster
+  // Told to stop before listening (an orchestrator giving up on a slow start, a
+  // deploy rolled back): nothing to drain yet. The warm-up stops waiting, the
+  // service closes what it opened, the process exits 0 instead of dying by the
+  // signal. Replaced by the draining handlers once the server listens.
+  const early = new AbortController()
+  let earlySignal: NodeJS.Signals | undefined
+  const onEarlySignal = (signal: NodeJS.Signals) => {
+    earlySignal ??= signal
+    early.abort()
+  }
+  process.on('SIGINT', onEarlySignal)
+  process.on('SIGTERM', onEarlySignal)
   let service: InfralensApp
   try {
     service = await createApp({ ...options.app, ...(link ? { cluster: link } : {}) })
@@ -36,7 +48,12 @@ export async function serveProcess(options: ServeOptions = {}): Promise<Infralen
     process.exit(1)
   }
   const { config, log, endpoints } = service
-  const warmed = await warmUp(service.readinessChecks, { timeoutMs: WARM_UP_MS, intervalMs: 25 })
+  const warmed = await warmUp(service.readinessChecks, { timeoutMs: WARM_UP_MS, intervalMs: 25, signal: early.signal })
+  if (earlySignal !== undefined) {
+    log.info({ signal: earlySignal, ...(link ? { worker: link.worker } : {}) }, 'stopped before listening')
+    await service.close()
+    process.exit(0)
+  }
   if (warmed.ready) log.info({ ms: warmed.ms, ...(link ? { worker: link.worker } : {}) }, 'readiness checks pass before listening')
   else log.warn({ ms: warmed.ms, pending: warmed.pending, ...(link ? { worker: link.worker } : {}) }, 'listening before every readiness check passes; /api/ready reports them')
   const server = await listen(service, { port: config.port, host: config.host, handedOver: link !== undefined })
@@ -51,6 +68,8 @@ export async function serveProcess(options: ServeOptions = {}): Promise<Infralen
   else log.info({ url: server.url, endpoints: endpoints.length }, 'infralens listening')
 
   let stopping = false
+  process.off('SIGINT', onEarlySignal)
+  process.off('SIGTERM', onEarlySignal)
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (stopping) return
@@ -69,5 +88,7 @@ export async function serveProcess(options: ServeOptions = {}): Promise<Infralen
       })()
     })
   }
+  // A signal that came while the server was starting to listen: drained like any.
+  if (earlySignal !== undefined) process.kill(process.pid, earlySignal)
   return service
 }

@@ -22,8 +22,13 @@ export interface WarmUpResult {
   pending: Array<{ name: string; error: string }>
 }
 
-export async function warmUp(checks: ReadonlyArray<{ name: string; check: ReadinessCheck }>, options: { timeoutMs: number; intervalMs: number }): Promise<WarmUpResult> {
+/** `signal`: stop waiting (the process was told to stop before it listened). */
+export async function warmUp(
+  checks: ReadonlyArray<{ name: string; check: ReadinessCheck }>,
+  options: { timeoutMs: number; intervalMs: number; signal?: AbortSignal },
+): Promise<WarmUpResult> {
   const started = performance.now()
+  const { signal } = options
   for (;;) {
     const results = await Promise.all(
       checks.map(async ({ name, check }) => {
@@ -38,7 +43,15 @@ export async function warmUp(checks: ReadonlyArray<{ name: string; check: Readin
     const pending = results.filter((r): r is { name: string; error: string } => r !== undefined)
     const ms = Math.round(performance.now() - started)
     if (pending.length === 0) return { ready: true, ms, pending }
-    if (performance.now() - started + options.intervalMs > options.timeoutMs) return { ready: false, ms, pending }
-    await new Promise((resolve) => setTimeout(resolve, options.intervalMs))
+    if (signal?.aborted || performance.now() - started + options.intervalMs > options.timeoutMs) return { ready: false, ms, pending }
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer)
+        signal?.removeEventListener('abort', done)
+        resolve()
+      }
+      const timer = setTimeout(done, options.intervalMs)
+      signal?.addEventListener('abort', done, { once: true })
+    })
   }
 }

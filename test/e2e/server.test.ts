@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { Agent, request as httpRequest } from 'node:http'
+import { createServer as createNetServer } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Redis } from 'ioredis'
@@ -127,6 +129,38 @@ describe('npm start', () => {
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
     child.kill('SIGTERM')
     expect(await exited).toBe(0)
+  })
+
+  it('SIGTERM while warming up (before it listens): exits 0 at once, says so, never listens', async () => {
+    // A VRP source on loopback (private targets allowed) that accepts and never
+    // answers: the rpki readiness check stays pending, so the warm-up would wait
+    // its full 5 s before listening.
+    const silent = createNetServer(() => {})
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const { port } = silent.address() as AddressInfo
+    const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/main.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, ...HERMETIC_ENV, ...ONE_PROCESS, INFRALENS_ALLOW_PRIVATE_TARGETS: 'true', INFRALENS_VRP_URL: `http://127.0.0.1:${port}/vrps.json`, PORT: '0', HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let out = ''
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+    try {
+      // The IP data loads during the warm-up: once it has, the process is warming up.
+      while (!out.includes('"msg":"IP data loaded"')) {
+        if (child.exitCode !== null) throw new Error(`exited early: ${out}`)
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      child.kill('SIGTERM')
+      expect(await exited).toBe(0)
+      expect(out).toContain('"msg":"stopped before listening"')
+      expect(out).toContain('"signal":"SIGTERM"')
+      expect(out).not.toContain('"msg":"infralens listening"')
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL')
+      silent.close()
+    }
   })
 
   it('SIGTERM under load: in-flight requests finish, new connections are refused, exit 0', async () => {

@@ -52,4 +52,13 @@ describe('warmUp', () => {
   it('no checks: ready at once', async () => {
     expect(await warmUp([], { timeoutMs: 10, intervalMs: 5 })).toMatchObject({ ready: true, pending: [] })
   })
+
+  it('stops waiting when its signal aborts (the process was told to stop before listening)', async () => {
+    const stop = new AbortController()
+    setTimeout(() => stop.abort(), 50)
+    // Its 10 s pause between tries is cut short by the abort: waited out, it would
+    // outlast this test's time limit.
+    const result = await warmUp([{ name: 'never', check: () => Promise.reject(new Error('still loading')) }], { timeoutMs: 60_000, intervalMs: 10_000, signal: stop.signal })
+    expect(result).toMatchObject({ ready: false, pending: [{ name: 'never', error: 'still loading' }] })
+  }, 5_000)
 })
