@@ -4,6 +4,7 @@ import type { RequestRecord } from '../../runtime/define-plugin.ts'
 import { accessLine } from '../../plugins/observability/access-line.ts'
 import { duplicateKeys } from '../support/duplicate-keys.ts'
 import { ipv4Safe, ipv6Safe } from '../hardening/fuzz-addresses.ts'
+import { anyText } from '../support/any-text.ts'
 
 // The access line is a hand-built template (plugins/observability/access-line.ts);
 // the path and the client address are text the client controls. Whatever they
@@ -11,13 +12,6 @@ import { ipv4Safe, ipv6Safe } from '../hardening/fuzz-addresses.ts'
 // exactly as given.
 
 const NOW = '2026-01-02T03:04:05.678Z'
-
-/** Any UTF-16 text: quotes, backslashes, control characters, lone surrogates. */
-const anyText = fc.oneof(
-  fc.string({ unit: 'binary' }),
-  fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) }),
-  fc.string({ unit: fc.constantFrom('"', '\\', '\n', '\r', '\u0000', '\u001f', '\u2028', '\ud800', '\udfff', '/', 'a', 'é', '😀') }),
-)
 
 /** A method as HTTP allows it (a token: no quote, backslash or control character). */
 const method = fc.string({ unit: fc.constantFrom(...'!#$%&\'*+-.^_`|~ABCDEFGHIJKLMNOPQRSTUVWXYZabcxyz0123456789'.split('')), minLength: 1 })

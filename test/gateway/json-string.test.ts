@@ -1,17 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { jsonString } from '../../runtime/json-string.ts'
+import { anyText } from '../support/any-text.ts'
 
 // runtime/json-string.ts quotes plain text as it is and leaves the rest to
 // JSON.stringify: whatever the text, the result must be JSON.stringify's own.
-
-/** Any UTF-16 text: quotes, backslashes, control characters, lone surrogates. */
-const anyText = fc.oneof(
-  fc.string(),
-  fc.string({ unit: 'binary' }),
-  fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) }),
-  fc.string({ unit: fc.constantFrom('"', '\\', '\n', '\r', '\t', '\u0000', '\u001f', '\u007f', '\u2028', '\ud800', '\udbff', '\udc00', '\udfff', '/', 'a', 'é', '😀') }),
-)
 
 describe('jsonString', () => {
   it('is JSON.stringify of the text, for any text', () => {
