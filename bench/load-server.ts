@@ -1,5 +1,6 @@
 import { execFile, execFileSync, spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -93,6 +94,17 @@ export async function startService(env: Record<string, string>, cpus = '0'): Pro
         child.kill('SIGTERM')
       }),
   }
+}
+
+/**
+ * CPU time a process has used so far, every thread (utime + stime of /proc/<pid>/stat,
+ * in clock ticks of 1/100 s: ±0.01 s, well under 1 % of a 5 s round).
+ */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
 export interface LoadResult {
