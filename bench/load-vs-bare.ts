@@ -54,6 +54,12 @@ const logLevel = args.get('log-level') ?? 'info'
 const generator = (args.get('generator') ?? 'autocannon') as Generator
 if (generator !== 'autocannon' && generator !== 'wrk') throw new Error(`--generator: autocannon or wrk, not ${generator}`)
 
+const named = args.get('contenders')?.split(',').map((n) => n.trim()).filter(Boolean)
+const paired = args.get('paired') === 'true'
+if (paired && !named?.includes('infralens')) throw new Error('--paired true needs --contenders with infralens')
+// A cluster's CPU is in its workers, not in the process started, and it needs more than core 0.
+if (paired && named!.some((n) => /^infralens_w\d+$/.test(n))) throw new Error('--paired true compares single processes: leave out infralens_wN')
+
 const ZONE = `
 $ORIGIN infralens.test.
 $TTL 86400
@@ -66,7 +72,6 @@ www  IN CNAME @
 `
 const dns = path.startsWith('/api/dns/') || path.startsWith('/api/reverse-dns/') ? await startDnsServer({ host: '127.0.0.2', zones: [ZONE] }) : undefined
 const dnsEnv: Record<string, string> = dns ? { INFRALENS_DNS_RESOLVERS: `${dns.host}:${dns.port}`, INFRALENS_ALLOW_PRIVATE_TARGETS: 'true' } : {}
-const named = args.get('contenders')?.split(',').map((n) => n.trim()).filter(Boolean)
 const serviceEnv = (workers: number): Record<string, string> => ({
   ...HERMETIC_ENV,
   ...dnsEnv,
@@ -131,8 +136,6 @@ for (const [name, server] of contenders) bodies[name] = (await (await fetch(`${s
 const threads = Number(args.get('threads') ?? 1)
 
 const results: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]))
-const paired = args.get('paired') === 'true'
-if (paired && !named?.includes('infralens')) throw new Error('--paired true needs --contenders with infralens')
 // Per other contender: infralens ÷ it, one value per round, both loaded in the same seconds.
 const pairedRatios = new Map<string, number[]>()
 const pairedRps = new Map<string, Array<Record<string, [number, number]>>>()
@@ -175,21 +178,26 @@ try {
   for (const [, server] of contenders) await server.stop()
   await dns?.close()
 }
+// What every report starts with: how the run was made.
+const run = {
+  path,
+  generator,
+  ...(generator === 'wrk' ? { wrk_threads: threads } : {}),
+  log_level: logLevel,
+  dns_queries_during_run: dns ? dns.log.length : undefined,
+  body_bytes: bodies,
+  connections,
+  duration_seconds: durationSeconds,
+  rounds,
+  pinned: PINNED,
+}
 if (paired) {
   const round3 = (x: number) => Number(x.toFixed(3))
   console.log(
     JSON.stringify(
       {
-        path,
-        generator,
+        ...run,
         mode: 'paired: infralens and one other contender loaded at the same time, sharing core 0 (servers) and core 1 (wrk); ratios of requests per CPU-second',
-        log_level: logLevel,
-        dns_queries_during_run: dns ? dns.log.length : undefined,
-        body_bytes: bodies,
-        connections,
-        duration_seconds: durationSeconds,
-        rounds,
-        pinned: PINNED,
         // infralens ÷ each other contender in requests per CPU-second: the median of the
         // rounds' ratios, then each round's ratio, and each side's [req/s, requests per CPU-second].
         infralens_over: Object.fromEntries([...pairedRatios].map(([name, v]) => [name, round3(median(v))])),
@@ -213,16 +221,7 @@ const pf = med.pipeline_frozen
 console.log(
   JSON.stringify(
     {
-      path,
-      generator,
-      ...(generator === 'wrk' ? { wrk_threads: threads } : {}),
-      log_level: logLevel,
-      dns_queries_during_run: dns ? dns.log.length : undefined,
-      body_bytes: bodies,
-      connections,
-      duration_seconds: durationSeconds,
-      rounds,
-      pinned: PINNED,
+      ...run,
       rps: Object.fromEntries(Object.entries(med).map(([name, v]) => [name, Math.round(v)])),
       rounds_rps: Object.fromEntries(Object.entries(results).map(([name, v]) => [name, v.map(Math.round)])),
       [`${main}_rps`]: Math.round(p),
