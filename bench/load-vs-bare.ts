@@ -47,6 +47,8 @@ const durationSeconds = Number(args.get('duration') ?? 5)
 const connections = Number(args.get('connections') ?? 50)
 const path = args.get('path') ?? '/api/uuid'
 const goal = Number(args.get('goal') ?? 0.8)
+// Issue 21's goal against the same contract on fastify (infralens ÷ fastify)
+const FASTIFY_GOAL = 1.5
 // info: the access log is written (to /dev/null) as `npm start` would write it to stdout
 const logLevel = args.get('log-level') ?? 'info'
 // autocannon (the issue's generator) by default; wrk (apt-get install wrk) costs
@@ -202,6 +204,7 @@ if (paired) {
         // rounds' ratios, then each round's ratio, and each side's [req/s, requests per CPU-second].
         infralens_over: Object.fromEntries([...pairedRatios].map(([name, v]) => [name, round3(median(v))])),
         rounds_ratio: Object.fromEntries([...pairedRatios].map(([name, v]) => [name, v.map(round3)])),
+        ...fastifyGoalOnThisMachine(pairedRatios.get('floor'), pairedRatios.get('fastify'), (floorRatio, fastifyRatio) => fastifyRatio / floorRatio),
         rounds_rps: Object.fromEntries(pairedRps),
       },
       null,
@@ -210,6 +213,21 @@ if (paired) {
   )
   process.exit(0)
 }
+/**
+ * What the goal infralens ÷ fastify >= 1.5 asks of infralens ÷ floor on this machine:
+ * the floor's own margin over fastify, round by round (the median; `perRound` makes
+ * a round's floor ÷ fastify from its two values), and 1.5 over it. Where the floor
+ * itself is under 1.5x fastify, the goal asks infralens to beat the floor.
+ */
+function fastifyGoalOnThisMachine(floor: number[] | undefined, fastify: number[] | undefined, perRound: (floor: number, fastify: number) => number): Record<string, number> {
+  if (floor === undefined || fastify === undefined || floor.length === 0 || floor.length !== fastify.length) return {}
+  const floorOverFastify = median(floor.map((v, i) => perRound(v, fastify[i]!)))
+  return {
+    floor_over_fastify_by_round: Number(floorOverFastify.toFixed(3)),
+    fastify_goal_needs_infralens_over_floor: Number((FASTIFY_GOAL / floorOverFastify).toFixed(3)),
+  }
+}
+
 const med = Object.fromEntries(Object.entries(results).map(([name, values]) => [name, median(values)]))
 const ratio = (a: string, b: string) => (med[a] !== undefined && med[b] !== undefined ? Number((med[a] / med[b]).toFixed(3)) : undefined)
 const main = names.includes('infralens') ? 'infralens' : 'pipeline'
@@ -242,6 +260,7 @@ console.log(
                 .map((other) => [`infralens_over_${other}_by_round`, Number(median(results[main]!.map((v, i) => v / results[other]![i]!)).toFixed(3))]),
             ),
             ...Object.fromEntries(names.filter((n) => /^infralens_w\d+$/.test(n)).map((n) => [`${n}_over_infralens`, ratio(n, 'infralens')])),
+            ...fastifyGoalOnThisMachine(results.floor, results.fastify, (floorRps, fastifyRps) => floorRps / fastifyRps),
           }
         : {}),
       // Per-request time from req/s (one server core): how much N µs of CPU added.

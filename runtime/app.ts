@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { H3 } from 'h3'
 import type { DestinationStream, Logger } from 'pino'
 import type { Clock } from './clock.ts'
 import { defineIsoNow, systemClock } from './clock.ts'
@@ -28,6 +27,7 @@ import { loadRegistry } from './registry.ts'
 import { createUlidFactory, cryptoDigits } from './ulid-factory.ts'
 import type { Formats } from './respond.ts'
 import { createRouteTable } from './route-table.ts'
+import type { RecentRoutesH3 } from './recent-routes.ts'
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -46,7 +46,8 @@ export interface AppOptions {
 }
 
 export interface InfralensApp {
-  app: H3
+  /** The h3 app (routes kept by path: runtime/recent-routes.ts). */
+  app: RecentRoutesH3
   config: Config
   endpoints: readonly AnyEndpoint[]
   log: Logger

@@ -32,18 +32,23 @@ export class RecentRoutesH3 extends H3 {
   override '~findRoute'(event: H3Event): MatchedRoute<H3Route> | void {
     if (event.req.method !== 'GET') return super['~findRoute'](event)
     const path = event.url.pathname
-    const kept = this.#recent.get(path)
-    if (kept !== undefined) {
-      // A static match has no params and h3 only reads it: handed out as it is.
-      // Otherwise each request gets params of its own (h3 puts them on event.context).
-      return kept.params === undefined ? kept : { data: kept.data, params: { ...kept.params } }
-    }
+    const kept = this.keptMatch(path)
+    if (kept !== undefined) return kept
     const match = super['~findRoute'](event)
     if (match && path.length <= RECENT_ROUTE_PATH_CHARS && match.data.route !== this.#catchAll) {
       if (this.#recent.size >= RECENT_ROUTES) this.#recent.delete(this.#recent.keys().next().value!)
       this.#recent.set(path, match.params === undefined ? { data: match.data } : { data: match.data, params: { ...match.params } })
     }
     return match
+  }
+
+  /** The match kept for a GET of `path` (canonical, as h3's event has it), or undefined when none is kept. */
+  keptMatch(path: string): MatchedRoute<H3Route> | undefined {
+    const kept = this.#recent.get(path)
+    if (kept === undefined) return undefined
+    // A static match has no params and h3 only reads it: handed out as it is.
+    // Otherwise each request gets params of its own (h3 puts them on event.context).
+    return kept.params === undefined ? kept : { data: kept.data, params: { ...kept.params } }
   }
 
   /** Paths whose match is kept now (tests). */

@@ -25,6 +25,8 @@ export interface RequestGuardOptions {
   nextId: () => string
   isoNow: () => string
   log: Logger
+  /** Offered each request that passes, before the server's handler: true when it took it (runtime/direct-gets.ts). */
+  first?: (req: IncomingMessage, res: ServerResponse) => boolean
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void
@@ -104,7 +106,9 @@ function envelopeBody(refusal: Refusal, requestId: string, timestamp: string): s
 export function guardRequests(server: HttpServer, options: RequestGuardOptions): void {
   const handlers = server.listeners('request') as Handler[]
   server.removeAllListeners('request')
+  const first = options.first
   const handle: Handler = (req, res) => {
+    if (first?.(req, res)) return
     for (const handler of handlers) handler(req, res)
   }
   const refuse = (req: IncomingMessage, res: ServerResponse, refusal: Refusal): void => {

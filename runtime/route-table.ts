@@ -1,4 +1,3 @@
-import { H3 } from 'h3'
 import type { H3Event } from 'h3'
 import type { Logger } from 'pino'
 import { FastResponse } from 'srvx'
@@ -38,7 +37,7 @@ export interface RouteTableDeps {
 /** The route of every path no endpoint has (the 404). */
 const CATCH_ALL = '/**'
 
-export function createRouteTable(deps: RouteTableDeps): H3 {
+export function createRouteTable(deps: RouteTableDeps): RecentRoutesH3 {
   const { config, log, formats, nextId, isoNow, observe } = deps
 
   // Paths are grouped so one route answers every method: the wrong one is a 405

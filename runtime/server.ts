@@ -5,6 +5,7 @@ import { serve } from 'srvx'
 import type { Server } from 'srvx'
 import type { InfralensApp } from './app.ts'
 import { defineIsoNow } from './clock.ts'
+import { defineDirectGets } from './direct-gets.ts'
 import { answerParserErrors } from './parser-errors.ts'
 import { guardRequests } from './request-guard.ts'
 
@@ -12,7 +13,16 @@ export const MAX_BODY_BYTES = 8 * 1024 * 1024
 export const MAX_HEADER_BYTES = 16 * 1024
 
 /** The HTTP server with the service's limits: header and body sizes, slow-client timeouts. */
-export async function listen(service: InfralensApp, options: { port: number; host: string; handedOver?: boolean }): Promise<Server> {
+export async function listen(
+  service: InfralensApp,
+  options: {
+    port: number
+    host: string
+    handedOver?: boolean
+    /** false: every request through srvx's adapter and h3's app, none on the direct path (runtime/direct-gets.ts; its test compares the two). */
+    directGets?: boolean
+  },
+): Promise<Server> {
   const server = serve({
     fetch: service.app.fetch,
     port: options.port,
@@ -42,7 +52,12 @@ export async function listen(service: InfralensApp, options: { port: number; hos
     // What the parser refuses, and what passes it but Node or srvx would answer
     // bare, get the error envelope too, not a bare status line.
     answerParserErrors(node, { nextId: service.nextId, isoNow, log: service.log, maxHeaderBytes: MAX_HEADER_BYTES })
-    guardRequests(node, { nextId: service.nextId, isoNow, log: service.log })
+    guardRequests(node, {
+      nextId: service.nextId,
+      isoNow,
+      log: service.log,
+      ...(options.directGets === false ? {} : { first: defineDirectGets(service.app, { maxRequestBodySize: MAX_BODY_BYTES }) }),
+    })
   }
   // Once the listener is closed (shutdown), every answer says Connection: close, so
   // clients stop sending on kept-alive connections and those end by themselves
