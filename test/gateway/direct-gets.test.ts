@@ -184,7 +184,7 @@ describe('direct GETs (runtime/direct-gets.ts)', () => {
           expect(a).toBe(b)
         }
       }),
-      { numRuns: 300 },
+      { numRuns: 500 },
     )
     // The property tested the direct path, not only the way around it.
     const viaH3Count = h3Entries.get(viaH3)! - before[1]!
