@@ -120,6 +120,9 @@ describe('direct GETs (runtime/direct-gets.ts)', () => {
       ['GET', '/api/data/ports', [['Host', '[::1]:8080']]],
       ['GET', '/api/data/ports', [['Host', 'bad host']]],
       ['GET', '/api/nothing-here', [['Host', '127.0.0.1']]],
+      // A path whose only endpoint is a POST: the direct path takes the GET, the route answers 405 with Allow.
+      ['GET', '/api/ip/bulk', [['Host', '127.0.0.1']]],
+      ['GET', '/api/ip/bulk?format=yaml', [['Host', '127.0.0.1'], ['Origin', 'https://x.test']]],
     ]
     for (const [method, target, headers] of cases) {
       // Twice: the second is the one the direct path would take if it took it.
